@@ -1,0 +1,52 @@
+# uringprobe: PGXS build of the extension module and of uringprobe-cli.
+#
+#   make [PG_CONFIG=...]            build the module and the CLI
+#   make install [PG_CONFIG=...]    install both into that server
+#   make installcheck               pg_regress against a running server
+#   make test                       set up servers and run every test
+#   make bench                      set up servers and run the benchmarks
+
+EXTENSION = uringprobe
+MODULE_big = uringprobe
+DATA = uringprobe--0.1.sql
+REGRESS = environment permissions
+
+ENGINE_OBJS = $(patsubst %.cpp,%.o,$(wildcard src/engine/*.cpp))
+PG_OBJS = $(patsubst %.cpp,%.o,$(wildcard src/pg/*.cpp))
+CLI_OBJS = src/cli/main.o
+OBJS = $(ENGINE_OBJS) $(PG_OBJS)
+SHLIB_LINK = -luring -ldl -lstdc++
+EXTRA_CLEAN = uringprobe-cli $(CLI_OBJS)
+
+PG_CONFIG ?= pg_config
+PG_CXXFLAGS = -std=c++17 -Wall -Wextra -fPIC -fno-omit-frame-pointer
+# Server headers are not ours to warn about.
+override with_llvm = no
+
+# `make test` and `make bench` set up their own servers: no PG_CONFIG needed.
+BOOTSTRAP_GOALS = test bench
+ifneq ($(filter-out $(BOOTSTRAP_GOALS),$(or $(MAKECMDGOALS),all)),)
+PGXS := $(shell $(PG_CONFIG) --pgxs 2>/dev/null)
+ifeq ($(PGXS),)
+$(error PG_CONFIG=$(PG_CONFIG) is not a usable pg_config (install postgresql-server-dev-NN or pass PG_CONFIG=/path/to/pg_config))
+endif
+include $(PGXS)
+override CPPFLAGS := $(patsubst -I$(includedir_server),-isystem $(includedir_server),$(patsubst -I$(includedir_internal),-isystem $(includedir_internal),$(CPPFLAGS)))
+
+all: uringprobe-cli
+
+uringprobe-cli: $(ENGINE_OBJS) $(CLI_OBJS)
+	$(CXX) $(CXXFLAGS) $(LDFLAGS) -o $@ $^ -luring -ldl
+
+install: install-cli
+install-cli: uringprobe-cli
+	$(MKDIR_P) '$(DESTDIR)$(bindir)'
+	$(INSTALL_PROGRAM) uringprobe-cli '$(DESTDIR)$(bindir)/uringprobe-cli'
+.PHONY: install-cli
+endif
+
+test:
+	tools/run-tests
+bench:
+	tools/run-bench
+.PHONY: test bench

@@ -1,0 +1,38 @@
+-- uringprobe_environment(): the preflight report's shape, whatever the
+-- machine; the values themselves are checked against reality in t/.
+CREATE EXTENSION uringprobe;
+
+-- Rows every report has, on every server version and kernel.
+SELECT name
+FROM uringprobe_environment()
+WHERE name IN ('process', 'kernel.release', 'kernel.io_uring_disabled',
+               'io_uring.ring_setup', 'liburing.compiled', 'liburing.loaded',
+               'rlimit.nofile', 'rlimit.memlock', 'server.version',
+               'server.io_method', 'server.max_connections',
+               'server.io_max_concurrency', 'pg18.io_uring.rings',
+               'pg18.io_uring.layout', 'pg18.io_uring.mappings',
+               'pg18.io_uring.ring_memory',
+               'pg18.io_uring.fds', 'pg18.io_uring.verdict',
+               'fs.data_directory', 'clock.source')
+ORDER BY name;
+
+-- Every row is named once, and has a value.
+SELECT count(*) = count(DISTINCT name) AS names_unique,
+       bool_and(value <> '') AS values_present
+FROM uringprobe_environment();
+
+SELECT value FROM uringprobe_environment() WHERE name = 'process';
+
+-- Predictions for other settings are validated with PostgreSQL's ranges.
+SELECT * FROM uringprobe_environment(max_connections => 0);
+SELECT * FROM uringprobe_environment(max_connections => 262144);
+SELECT * FROM uringprobe_environment(io_max_concurrency => 0);
+SELECT * FROM uringprobe_environment(io_max_concurrency => 1025);
+SELECT count(*) > 0 AS predicted
+FROM uringprobe_environment(max_connections => 1000, io_max_concurrency => 32);
+
+-- Scratch directories are a superuser setting, each reported with its
+-- filesystem.
+SET uringprobe.scratch_dirs = '/tmp, /';
+SELECT detail FROM uringprobe_environment() WHERE name = 'fs.scratch' ORDER BY detail;
+RESET uringprobe.scratch_dirs;

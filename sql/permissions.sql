@@ -1,0 +1,29 @@
+-- Nothing in uringprobe is executable by PUBLIC.
+CREATE EXTENSION IF NOT EXISTS uringprobe;
+-- loaded, so that its settings are defined before a role tries them
+LOAD 'uringprobe';
+CREATE ROLE regress_uringprobe_nobody;
+CREATE ROLE regress_uringprobe_monitor IN ROLE pg_monitor;
+
+SELECT p.proname,
+       has_function_privilege('regress_uringprobe_nobody', p.oid, 'EXECUTE') AS nobody,
+       has_function_privilege('regress_uringprobe_monitor', p.oid, 'EXECUTE') AS monitor
+FROM pg_proc p
+JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid
+JOIN pg_extension e ON d.refclassid = 'pg_extension'::regclass AND d.refobjid = e.oid
+WHERE e.extname = 'uringprobe'
+ORDER BY 1;
+
+SET ROLE regress_uringprobe_nobody;
+SELECT count(*) FROM uringprobe_environment();
+-- a non-superuser cannot point experiments at other directories
+SET uringprobe.scratch_dirs = '/tmp';
+RESET ROLE;
+
+SET ROLE regress_uringprobe_monitor;
+SELECT count(*) > 0 AS allowed FROM uringprobe_environment();
+RESET ROLE;
+
+DROP ROLE regress_uringprobe_nobody;
+DROP ROLE regress_uringprobe_monitor;
+DROP EXTENSION uringprobe;

@@ -1,0 +1,161 @@
+// uringprobe-cli: the extension's experiments from a shell, in a bare
+// process, so that a backend's results can be set against a baseline.
+#include "../engine/environment.hpp"
+#include "../engine/error.hpp"
+
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <functional>
+#include <iostream>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace up = uringprobe;
+
+namespace {
+
+const char* kUsage =
+    "usage: uringprobe-cli env [options]\n"
+    "\n"
+    "  Preflight: can this process use io_uring, what does the kernel accept,\n"
+    "  and what would PostgreSQL 18 with io_method=io_uring need here.\n"
+    "\n"
+    "  Settings of a PostgreSQL 18 server to predict (any one of them makes\n"
+    "  the report predict for PostgreSQL 18; the rest take 18's defaults):\n"
+    "    --max-connections N          --io-max-concurrency N\n"
+    "    --autovacuum-worker-slots N  --max-worker-processes N\n"
+    "    --max-wal-senders N          --max-files-per-process N\n"
+    "    --io-method sync|worker|io_uring\n"
+    "    --without-queue-init-mem     the server's liburing lacks io_uring_queue_init_mem\n"
+    "  Paths:\n"
+    "    --data-directory DIR         --scratch-dir DIR (repeatable)\n"
+    "  Output:\n"
+    "    --format table|tsv\n";
+
+[[noreturn]] void usage_error(const std::string& msg) {
+    std::fprintf(stderr, "uringprobe-cli: %s\n\n%s", msg.c_str(), kUsage);
+    std::exit(2);
+}
+
+// Ranges are checked by the engine, in one place for the CLI and SQL.
+int parse_int(const std::string& opt, const char* text) {
+    char* end = nullptr;
+    errno = 0;
+    long v = std::strtol(text, &end, 10);
+    if (errno || end == text || *end || v < INT32_MIN || v > INT32_MAX)
+        usage_error(opt + " must be an integer, got '" + text + "'");
+    return static_cast<int>(v);
+}
+
+void print_rows(const std::vector<up::EnvironmentRow>& rows, bool tsv) {
+    if (tsv) {
+        std::printf("name\tvalue\tdetail\n");
+        for (const auto& r : rows)
+            std::printf("%s\t%s\t%s\n", r.name.c_str(), r.value.c_str(), r.detail.c_str());
+        return;
+    }
+    size_t w1 = 4, w2 = 5;
+    for (const auto& r : rows) {
+        w1 = std::max(w1, r.name.size());
+        w2 = std::max(w2, std::min<size_t>(r.value.size(), 40));
+    }
+    std::printf("%-*s  %-*s  %s\n", int(w1), "name", int(w2), "value", "detail");
+    for (const auto& r : rows)
+        std::printf("%-*s  %-*s  %s\n", int(w1), r.name.c_str(), int(w2), r.value.c_str(),
+                    r.detail.c_str());
+}
+
+int cmd_env(int argc, char** argv) {
+    up::EnvironmentRequest req;
+    req.process = "bare process";
+    up::Pg18Settings& s = req.server.settings;
+#ifndef IO_URING_VERSION_MAJOR
+    s.built_with_queue_init_mem = false;
+#else
+    s.built_with_queue_init_mem = IO_URING_VERSION_MAJOR > 2 || IO_URING_VERSION_MINOR >= 5;
+#endif
+    bool predict = false;
+    bool tsv = false;
+    std::string io_method = "io_uring";
+    const std::map<std::string, int*> ints = {
+        {"--max-connections", &s.max_connections},
+        {"--io-max-concurrency", &s.io_max_concurrency},
+        {"--autovacuum-worker-slots", &s.autovacuum_worker_slots},
+        {"--max-worker-processes", &s.max_worker_processes},
+        {"--max-wal-senders", &s.max_wal_senders},
+        {"--max-files-per-process", &s.max_files_per_process},
+    };
+    for (int i = 0; i < argc; ++i) {
+        const std::string opt = argv[i];
+        auto value = [&]() -> const char* {
+            if (i + 1 >= argc)
+                usage_error(opt + " needs a value");
+            return argv[++i];
+        };
+        if (auto it = ints.find(opt); it != ints.end()) {
+            *it->second = parse_int(opt, value());
+            predict = true;
+        } else if (opt == "--io-method") {
+            io_method = value();
+            if (io_method != "sync" && io_method != "worker" && io_method != "io_uring")
+                usage_error("--io-method must be sync, worker or io_uring, got '" + io_method + "'");
+            predict = true;
+        } else if (opt == "--without-queue-init-mem") {
+            s.built_with_queue_init_mem = false;
+            predict = true;
+        } else if (opt == "--data-directory") {
+            req.server.data_directory = value();
+        } else if (opt == "--scratch-dir") {
+            req.scratch_dirs.emplace_back(value());
+        } else if (opt == "--format") {
+            const std::string f = value();
+            if (f != "table" && f != "tsv")
+                usage_error("--format must be table or tsv, got '" + f + "'");
+            tsv = f == "tsv";
+        } else if (opt == "-h" || opt == "--help") {
+            std::fputs(kUsage, stdout);
+            return 0;
+        } else {
+            usage_error("unknown option '" + opt + "'");
+        }
+    }
+    if (predict) {
+        req.server.version_num = 180000;
+        req.server.version = "PostgreSQL 18 (settings from the command line)";
+        req.server.io_method = io_method;
+    }
+    print_rows(up::probe_environment(req), tsv);
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 2)
+        usage_error("no command given");
+    const std::string cmd = argv[1];
+    try {
+        if (cmd == "env")
+            return cmd_env(argc - 2, argv + 2);
+        if (cmd == "-h" || cmd == "--help") {
+            std::fputs(kUsage, stdout);
+            return 0;
+        }
+        usage_error("unknown command '" + cmd + "'");
+    } catch (const up::SysError& e) {
+        std::fprintf(stderr, "uringprobe-cli: %s\n", e.what());
+        if (!e.hint().empty())
+            std::fprintf(stderr, "hint: %s\n", e.hint().c_str());
+        return 1;
+    } catch (const up::InvalidArgument& e) {
+        usage_error(e.what());
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "uringprobe-cli: %s\n", e.what());
+        return 1;
+    }
+}

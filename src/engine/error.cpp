@@ -1,0 +1,57 @@
+#include "error.hpp"
+
+#include <cerrno>
+#include <cstring>
+
+namespace uringprobe {
+
+std::string errno_hint(int err, const std::string& call) {
+    const bool ring_setup = call.find("io_uring_setup") != std::string::npos ||
+                            call.find("io_uring_queue_init") != std::string::npos;
+    switch (err) {
+    case EPERM:
+        if (ring_setup)
+            return "io_uring is disabled for this process: check the sysctl "
+                   "kernel.io_uring_disabled (and kernel.io_uring_group) and any seccomp filter";
+        return "the operation is not permitted for this user";
+    case EMFILE:
+        return "the process ran out of file descriptors: raise RLIMIT_NOFILE (ulimit -n)";
+    case ENFILE:
+        return "the system ran out of file descriptors: raise fs.file-max";
+    case ENOMEM:
+        if (ring_setup)
+            return "io_uring ring memory is charged to RLIMIT_MEMLOCK: raise ulimit -l";
+        return "out of memory";
+    case ENOSYS:
+        return "the kernel does not support io_uring";
+    case EINVAL:
+    case EOPNOTSUPP:
+        if (ring_setup)
+            return "the kernel does not support the requested setup flags";
+        return "the kernel does not support this operation or argument";
+    case ENOSPC:
+        return "the filesystem is full";
+    case EACCES:
+        return "permission denied on the path";
+    default:
+        return "";
+    }
+}
+
+SysError::SysError(int err, const std::string& call)
+    : std::system_error(err, std::generic_category(), call), call_(call),
+      hint_(errno_hint(err, call)) {}
+
+int check_neg_errno(int ret, const char* call) {
+    if (ret < 0)
+        throw SysError(-ret, call);
+    return ret;
+}
+
+long check_syscall(long ret, const char* call) {
+    if (ret == -1)
+        throw SysError(errno, call);
+    return ret;
+}
+
+} // namespace uringprobe

@@ -1,0 +1,39 @@
+// Errors from the kernel, as C++ exceptions that carry the failing call,
+// the errno and a hint a DBA can act on.
+#pragma once
+
+#include <string>
+#include <stdexcept>
+#include <system_error>
+
+namespace uringprobe {
+
+// A failed system call or io_uring operation.
+class SysError : public std::system_error {
+public:
+    SysError(int err, const std::string& call);
+    int err() const { return code().value(); }
+    const std::string& call() const { return call_; }
+    // What to do about it (may be empty).
+    const std::string& hint() const { return hint_; }
+
+private:
+    std::string call_;
+    std::string hint_;
+};
+
+// A parameter outside its allowed range; the message names both.
+class InvalidArgument : public std::invalid_argument {
+public:
+    using std::invalid_argument::invalid_argument;
+};
+
+// A hint for errno `err` returned by `call`: the limit or sysctl to look at.
+std::string errno_hint(int err, const std::string& call);
+
+// liburing convention: negative return is -errno.
+int check_neg_errno(int ret, const char* call);
+// libc convention: -1 and errno.
+long check_syscall(long ret, const char* call);
+
+} // namespace uringprobe

@@ -1,0 +1,47 @@
+// What io_uring offers this process, probed against the running kernel:
+// setup flags accepted, opcodes supported, feature bits, multishot polling,
+// and whether ring memory is charged to RLIMIT_MEMLOCK.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace uringprobe {
+
+struct ProbeOutcome {
+    std::string name;
+    bool ok = false;
+    int err = 0;        // errno when !ok and the kernel said why, else 0
+    std::string detail; // what was tried or what it means
+};
+
+enum class MemlockCharge { charged, not_charged, exempt, unknown };
+
+struct IoUringCaps {
+    // Can this process create a ring at all?
+    bool ring_ok = false;
+    int ring_err = 0;
+    unsigned features = 0;
+    std::vector<std::string> feature_names;
+    std::vector<ProbeOutcome> setup_flags;
+    std::vector<ProbeOutcome> opcodes;
+    ProbeOutcome poll_multishot;
+    MemlockCharge memlock = MemlockCharge::unknown;
+    std::string memlock_detail;
+    // A ring of `entries` in the default (mmap) layout: bytes and mappings.
+    size_t mmap_ring_bytes = 0;
+    int mmap_ring_mappings = 0;
+    // The same ring in one user-memory region (IORING_SETUP_NO_MMAP via
+    // io_uring_queue_init_mem), 0 when liburing or the kernel lacks it.
+    size_t region_ring_bytes = 0;
+    std::string region_detail;
+};
+
+// Probe with rings of `entries` entries (the size PostgreSQL would use).
+IoUringCaps probe_io_uring(unsigned entries);
+
+// liburing: the version compiled against, and the one actually loaded.
+std::string liburing_compiled_version();
+std::string liburing_loaded_version(std::string* path);
+
+} // namespace uringprobe

@@ -1,0 +1,41 @@
+#include "ring.hpp"
+
+#include "error.hpp"
+
+#include <algorithm>
+#include <unistd.h>
+#include <utility>
+
+namespace uringprobe {
+
+namespace {
+size_t page_round(size_t n) {
+    const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+    return (n + page - 1) / page * page;
+}
+} // namespace
+
+Ring::Ring(unsigned entries, unsigned flags) {
+    params_.flags = flags;
+    check_neg_errno(io_uring_queue_init_params(entries, &ring_, &params_), "io_uring_queue_init");
+    live_ = true;
+}
+
+Ring::Ring(Ring&& other) noexcept
+    : ring_(other.ring_), params_(other.params_), live_(std::exchange(other.live_, false)) {}
+
+Ring::~Ring() {
+    if (live_)
+        io_uring_queue_exit(&ring_);
+}
+
+size_t Ring::mapped_bytes() const {
+    const size_t sqes = page_round(params_.sq_entries * sizeof(io_uring_sqe));
+    if (params_.features & IORING_FEAT_SINGLE_MMAP)
+        return page_round(std::max(ring_.sq.ring_sz, ring_.cq.ring_sz)) + sqes;
+    return page_round(ring_.sq.ring_sz) + page_round(ring_.cq.ring_sz) + sqes;
+}
+
+int Ring::mapping_count() const { return (params_.features & IORING_FEAT_SINGLE_MMAP) ? 2 : 3; }
+
+} // namespace uringprobe

@@ -1,0 +1,33 @@
+// RAII owner of an io_uring instance created through liburing.
+#pragma once
+
+#include <liburing.h>
+
+namespace uringprobe {
+
+class Ring {
+public:
+    // Creates a ring with `entries` submission entries and the given
+    // IORING_SETUP_* flags; throws SysError naming io_uring_queue_init.
+    Ring(unsigned entries, unsigned flags);
+    Ring(Ring&& other) noexcept;
+    Ring& operator=(Ring&&) = delete;
+    Ring(const Ring&) = delete;
+    Ring& operator=(const Ring&) = delete;
+    ~Ring();
+
+    io_uring* get() { return &ring_; }
+    // What the kernel reported back: the accepted flags and feature bits.
+    const io_uring_params& params() const { return params_; }
+    // Bytes the kernel mapped into this process for the ring (page-rounded
+    // SQ ring, CQ ring and SQE array), and how many mappings that is.
+    size_t mapped_bytes() const;
+    int mapping_count() const;
+
+private:
+    io_uring ring_{};
+    io_uring_params params_{};
+    bool live_ = false;
+};
+
+} // namespace uringprobe

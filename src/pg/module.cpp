@@ -1,0 +1,25 @@
+// Module entry: magic block and the settings. No rings are created here:
+// under shared_preload_libraries _PG_init runs in the postmaster.
+#include "module.hpp"
+
+extern "C" {
+#include "utils/guc.h"
+}
+
+extern "C" {
+PG_MODULE_MAGIC;
+void _PG_init(void);
+}
+
+namespace uringprobe::pg {
+char* scratch_dirs_setting = nullptr;
+}
+
+void _PG_init(void) {
+    DefineCustomStringVariable(
+        "uringprobe.scratch_dirs",
+        "Directories where uringprobe experiments may create scratch files.",
+        "A comma-separated list of absolute paths; only a superuser can set it.",
+        &uringprobe::pg::scratch_dirs_setting, "", PGC_SUSET, 0, nullptr, nullptr, nullptr);
+    MarkGUCPrefixReserved("uringprobe");
+}

@@ -1,0 +1,9 @@
+// Settings of the module, read by the experiments' entry points.
+#pragma once
+
+#include "postgres_headers.hpp"
+
+namespace uringprobe::pg {
+// uringprobe.scratch_dirs: comma-separated directories for scratch files.
+extern char* scratch_dirs_setting;
+} // namespace uringprobe::pg

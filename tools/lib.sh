@@ -1,0 +1,209 @@
+# Shared shell helpers for the server builds, test and bench drivers.
+# Sourced, never executed.
+
+set -euo pipefail
+
+UP_TOOLS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+UP_ROOT=$(dirname "$UP_TOOLS")
+# Builds are cached outside the work tree. As root the default is under
+# /var/cache, because the unprivileged user that runs the clusters must be
+# able to execute the servers, and root's home is private.
+if [ -n "${URINGPROBE_CACHE:-}" ]; then
+	UP_CACHE=$URINGPROBE_CACHE
+elif [ "$(id -u)" -eq 0 ]; then
+	UP_CACHE=/var/cache/uringprobe
+else
+	UP_CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/uringprobe
+fi
+mkdir -p "$UP_CACHE"
+# The suite whose source packages carry PostgreSQL 18 and a liburing >= 2.7.
+UP_NEWER_SUITE=${URINGPROBE_NEWER_SUITE:-unstable}
+UP_JOBS=${URINGPROBE_JOBS:-$(($(nproc) + 1))}
+
+log() { printf '[uringprobe %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+die() {
+	printf '[uringprobe] error: %s\n' "$1" >&2
+	shift
+	for hint in "$@"; do printf '[uringprobe]   %s\n' "$hint" >&2; done
+	exit 1
+}
+
+is_root() { [ "$(id -u)" -eq 0 ]; }
+
+# Run a long command with its output in a log file; print a heartbeat so a
+# long build shows progress, and the log's tail if it fails.
+run_logged() {
+	local what=$1 logfile=$2
+	shift 2
+	log "$what (log: $logfile)"
+	local start=$SECONDS
+	"$@" >"$logfile" 2>&1 &
+	local pid=$!
+	local next=$((start + 30))
+	while kill -0 "$pid" 2>/dev/null; do
+		sleep 1
+		if [ "$SECONDS" -ge "$next" ] && kill -0 "$pid" 2>/dev/null; then
+			log "  ... $what: $((SECONDS - start))s, $(wc -l <"$logfile") log lines"
+			next=$((next + 30))
+		fi
+	done
+	if ! wait "$pid"; then
+		tail -n 40 "$logfile" >&2
+		die "$what failed after $((SECONDS - start))s" "full log: $logfile"
+	fi
+	log "$what done in $((SECONDS - start))s"
+}
+
+# Packages from the machine's own Debian suite, installed when missing.
+ensure_packages() {
+	local missing=()
+	local p
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	is_root || die "missing Debian packages: ${missing[*]}" \
+		"install them as root: apt-get install ${missing[*]}"
+	log "installing Debian packages: ${missing[*]}"
+	if ! DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}" >"$UP_CACHE/apt-install.log" 2>&1; then
+		log "package install failed; refreshing the package lists once and retrying"
+		apt-get update >>"$UP_CACHE/apt-install.log" 2>&1 ||
+			die "apt-get update failed: no access to the package archive?" "log: $UP_CACHE/apt-install.log"
+		DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}" >>"$UP_CACHE/apt-install.log" 2>&1 ||
+			{ tail -n 20 "$UP_CACHE/apt-install.log" >&2; die "could not install: ${missing[*]}" "log: $UP_CACHE/apt-install.log"; }
+	fi
+}
+
+# The archive URI the machine's own apt sources use for Debian (not the
+# security archive), so that the newer suite comes from the same mirror.
+debian_mirror() {
+	local uri
+	uri=$(
+		{
+			cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
+				awk '$1 == "deb" { for (i = 2; i <= NF; i++) if ($i ~ /^[a-z]+:\/\//) { print $i; break } }'
+			cat /etc/apt/sources.list.d/*.sources 2>/dev/null |
+				awk 'tolower($1) == "uris:" { for (i = 2; i <= NF; i++) print $i }'
+		} | grep -v -e security -e '^$' | grep -E '/debian/?$' | head -n 1
+	) || true
+	[ -n "$uri" ] || die "no Debian archive found in /etc/apt/sources.list or /etc/apt/sources.list.d" \
+		"add the machine's Debian mirror to its apt sources, or set URINGPROBE_DEBIAN_MIRROR"
+	echo "${uri%/}"
+}
+
+# apt-get/apt-cache with a private configuration holding only the newer
+# suite's deb-src entry; the machine's own apt configuration is untouched.
+newer_apt_dir() { echo "$UP_CACHE/apt-$UP_NEWER_SUITE"; }
+newer_apt_opts() {
+	local d
+	d=$(newer_apt_dir)
+	echo "-o Dir::Etc::SourceList=$d/sources.list -o Dir::Etc::SourceParts=$d/sources.list.d" \
+		"-o Dir::State::Lists=$d/lists -o Dir::Cache=$d/cache -o APT::Sandbox::User=root"
+}
+newer_apt_update() {
+	local d mirror
+	d=$(newer_apt_dir)
+	mirror=${URINGPROBE_DEBIAN_MIRROR:-$(debian_mirror)}
+	mkdir -p "$d/lists/partial" "$d/cache/archives/partial" "$d/sources.list.d"
+	echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $UP_NEWER_SUITE main" >"$d/sources.list"
+	# Refresh at most once a day.
+	if [ -z "$(find "$d/lists" -maxdepth 1 -name '*Sources*' -mtime -1 2>/dev/null)" ]; then
+		log "reading source package lists of Debian $UP_NEWER_SUITE"
+		# shellcheck disable=SC2046
+		apt-get $(newer_apt_opts) update >"$d/update.log" 2>&1 ||
+			{ tail -n 10 "$d/update.log" >&2; die "cannot read the source lists of Debian $UP_NEWER_SUITE" \
+				"no access to the package archive, or the suite does not exist (URINGPROBE_NEWER_SUITE)" "log: $d/update.log"; }
+	fi
+}
+newer_source_version() {
+	local v
+	# shellcheck disable=SC2046
+	v=$(apt-cache $(newer_apt_opts) showsrc "$1" 2>/dev/null | awk '/^Version:/ { print $2 }' | sort -V | tail -n 1)
+	[ -n "$v" ] || die "Debian $UP_NEWER_SUITE carries no source package '$1'" \
+		"choose a suite that does with URINGPROBE_NEWER_SUITE (e.g. testing, unstable)"
+	echo "$v"
+}
+# Unpack source package $1 at version $2 into $3 (once; reused after), with
+# the package's patches applied except those named in $4 (space-separated).
+newer_source_unpack() {
+	local pkg=$1 version=$2 dest=$3 skip=" ${4:-} "
+	[ -f "$dest/.unpacked" ] && return 0
+	rm -rf "$dest" "$dest.tmp"
+	mkdir -p "$dest.tmp"
+	log "downloading Debian source package $pkg $version from $UP_NEWER_SUITE"
+	# shellcheck disable=SC2046
+	(cd "$dest.tmp" && apt-get $(newer_apt_opts) source --download-only "$pkg=$version") >"$dest.tmp.log" 2>&1 ||
+		{ tail -n 10 "$dest.tmp.log" >&2; die "could not download source package $pkg $version" "log: $dest.tmp.log"; }
+	(cd "$dest.tmp" && dpkg-source --no-check --skip-patches -x ./*.dsc src) >>"$dest.tmp.log" 2>&1 ||
+		{ tail -n 10 "$dest.tmp.log" >&2; die "could not unpack source package $pkg $version" "log: $dest.tmp.log"; }
+	local series=$dest.tmp/src/debian/patches/series patch
+	if [ -f "$series" ]; then
+		while read -r patch _; do
+			case "$patch" in "" | \#*) continue ;; esac
+			if [[ "$skip" == *" $patch "* ]]; then
+				echo "skipping patch $patch" >>"$dest.tmp.log"
+				continue
+			fi
+			(cd "$dest.tmp/src" && patch -p1 --batch --forward <"debian/patches/$patch") >>"$dest.tmp.log" 2>&1 ||
+				{ tail -n 10 "$dest.tmp.log" >&2; die "Debian patch $patch does not apply to $pkg $version" "log: $dest.tmp.log"; }
+		done <"$series"
+	fi
+	mv "$dest.tmp/src" "$dest"
+	rm -rf "$dest.tmp"
+	touch "$dest/.unpacked"
+}
+
+short_hash() { printf '%s' "$*" | sha256sum | cut -c1-10; }
+
+# Build the extension and CLI from this work tree for the server of
+# pg_config $2, in a private copy under $3 (the work tree stays clean), and
+# install them into that server.
+install_extension() {
+	local name=$1 pg_config=$2 dir=$3
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	cp -a "$UP_ROOT/Makefile" "$UP_ROOT/uringprobe.control" "$UP_ROOT"/uringprobe--*.sql "$UP_ROOT/src" "$dir/"
+	run_logged "build uringprobe for $name" "$dir.build.log" make -C "$dir" -j"$UP_JOBS" PG_CONFIG="$pg_config"
+	if grep -E 'warning:' "$dir.build.log" >&2; then
+		die "the build for $name emitted warnings" "log: $dir.build.log"
+	fi
+	if is_root || [ -w "$("$pg_config" --pkglibdir)" ]; then
+		run_logged "install uringprobe into $name" "$dir.install.log" make -C "$dir" install PG_CONFIG="$pg_config"
+	else
+		die "cannot install into $("$pg_config" --pkglibdir) as $(id -un)" \
+			"run as root, or use a PG_CONFIG whose install directories you can write"
+	fi
+}
+
+# Read the server list written by setup-servers into NAMES and PG_CONFIGS.
+read_servers() {
+	NAMES=()
+	PG_CONFIGS=()
+	local name pgc
+	while IFS=$'\t' read -r name pgc; do
+		NAMES+=("$name")
+		PG_CONFIGS+=("$pgc")
+	done <"$1"
+	[ ${#NAMES[@]} -gt 0 ] || die "no servers were set up"
+}
+
+# A directory the cluster user owns, holding a copy of what the tests or
+# benchmarks read (the work tree may sit where that user cannot read).
+make_stage() {
+	local stage
+	stage=$(mktemp -d "${TMPDIR:-/tmp}/uringprobe-$1.XXXXXX")
+	chmod 755 "$stage"
+	echo "$stage"
+}
+stage_suite() {
+	local stage=$1
+	mkdir -p "$stage/suite"
+	cp -a "$UP_ROOT/t" "$UP_ROOT/sql" "$UP_ROOT/expected" "$UP_ROOT/bench" "$stage/suite/"
+	mkdir -p "$stage/suite/tools"
+	cp -a "$UP_ROOT/tools/perl" "$stage/suite/tools/"
+	cp "$stage/servers.list" "$stage/suite/servers.list"
+	if is_root; then
+		"$UP_TOOLS/as-cluster-user" true
+		chown -R "${URINGPROBE_CLUSTER_USER:-uringprobe}:" "$stage/suite"
+	fi
+}

@@ -1,0 +1,148 @@
+# Throwaway clusters for the TAP tests and the benchmark driver: one place
+# that knows the server flavours, starts a cluster for (server, io_method,
+# settings), asserts that the io_method really took effect, and inspects the
+# postmaster's io_uring file descriptors and mappings.
+package Uringprobe::Cluster;
+
+use strict;
+use warnings;
+use Exporter 'import';
+use File::Basename qw(dirname);
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+
+our @EXPORT =
+  qw(servers io_methods start_cluster postmaster_pid io_uring_fds io_uring_mappings environment);
+
+# The servers set up by tools/setup-servers, from the file named by
+# URINGPROBE_SERVERS ("name<TAB>pg_config" per line).
+sub servers
+{
+	my $file = $ENV{URINGPROBE_SERVERS}
+	  or die "URINGPROBE_SERVERS is not set: run through 'make test' or 'make bench'\n";
+	open my $fh, '<', $file or die "cannot read $file: $!\n";
+	my @servers;
+	while (my $line = <$fh>)
+	{
+		chomp $line;
+		next if $line eq '';
+		my ($name, $pg_config) = split /\t/, $line;
+		my $bindir = `$pg_config --bindir`;
+		chomp $bindir;
+		my $version = `$pg_config --version`;
+		my ($major) = $version =~ /PostgreSQL (\d+)/
+		  or die "cannot read the version of $pg_config: '$version'\n";
+		my $pgxs = `$pg_config --pgxs`;
+		chomp $pgxs;
+		push @servers,
+		  {
+			name => $name,
+			pg_config => $pg_config,
+			bindir => $bindir,
+			install_path => dirname($bindir),
+			major => $major,
+			pg_regress => dirname(dirname($pgxs)) . '/src/test/regress/pg_regress',
+		  };
+	}
+	return @servers;
+}
+
+# The io_methods a server has: before PostgreSQL 18, synchronous I/O only.
+sub io_methods
+{
+	my ($server) = @_;
+	return $server->{major} >= 18 ? qw(sync worker io_uring) : qw(sync);
+}
+
+# Start a cluster of $p{server} with $p{io_method} and extra settings
+# ($p{settings}, postgresql.conf lines). With fail_ok => 1 a refused start
+# returns the node unstarted instead of bailing out. Every started cell
+# checks SHOW io_method itself: TEMP_CONFIG could have overridden it.
+sub start_cluster
+{
+	my (%p) = @_;
+	my $server = $p{server};
+	my $io_method = $p{io_method} // 'sync';
+	my $name = $p{name} // "$server->{name}_$io_method";
+	$name =~ s/[^A-Za-z0-9_]/_/g;
+	local $ENV{PG_REGRESS} = $server->{pg_regress};
+	my $node = PostgreSQL::Test::Cluster->new($name,
+		install_path => $server->{install_path});
+	$node->init;
+	my $conf = '';
+	$conf .= "io_method = $io_method\n" if $server->{major} >= 18;
+	$conf .= "$_\n" for @{ $p{settings} // [] };
+	$node->append_conf('postgresql.conf', $conf);
+	my $started = $node->start(fail_ok => $p{fail_ok} // 0);
+	return ($node, 0) unless $started;
+
+	if ($server->{major} >= 18)
+	{
+		my $got = $node->safe_psql('postgres', 'SHOW io_method');
+		die "io_method is '$got' in cluster $name, expected '$io_method'\n"
+		  unless $got eq $io_method;
+	}
+	else
+	{
+		my $got = $node->safe_psql('postgres',
+			"SELECT coalesce(current_setting('io_method', true), 'absent')");
+		die "PostgreSQL $server->{major} unexpectedly has io_method = $got\n"
+		  unless $got eq 'absent';
+	}
+	return ($node, 1);
+}
+
+sub postmaster_pid
+{
+	my ($node) = @_;
+	my $file = $node->data_dir . '/postmaster.pid';
+	open my $fh, '<', $file or die "cannot read $file: $!\n";
+	my $pid = <$fh>;
+	chomp $pid;
+	return $pid;
+}
+
+# How many io_uring instances process $pid holds open.
+sub io_uring_fds
+{
+	my ($pid) = @_;
+	opendir my $dh, "/proc/$pid/fd" or die "cannot list /proc/$pid/fd: $!\n";
+	my $n = 0;
+	for my $fd (readdir $dh)
+	{
+		next if $fd =~ /^\./;
+		my $target = readlink "/proc/$pid/fd/$fd";
+		$n++ if defined $target && $target eq 'anon_inode:[io_uring]';
+	}
+	closedir $dh;
+	return $n;
+}
+
+# How many io_uring ring mappings process $pid has in its address space.
+sub io_uring_mappings
+{
+	my ($pid) = @_;
+	open my $fh, '<', "/proc/$pid/maps" or die "cannot read /proc/$pid/maps: $!\n";
+	my $n = grep { /anon_inode:\[io_uring\]/ } <$fh>;
+	close $fh;
+	return $n;
+}
+
+# uringprobe_environment() of a node as a hash name => [value, detail].
+sub environment
+{
+	my ($node, $args) = @_;
+	$args //= '';
+	my $out = $node->safe_psql('postgres',
+		"SELECT name, value, detail FROM uringprobe_environment($args)");
+	my %env;
+	for my $line (split /\n/, $out)
+	{
+		my ($name, $value, $detail) = split /\|/, $line, 3;
+		# fs.scratch may repeat: keep each
+		push @{ $env{$name} }, [ $value, $detail ];
+	}
+	return { map { $_ => $env{$_}[0] } keys %env };
+}
+
+1;
