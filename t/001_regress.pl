@@ -13,7 +13,8 @@ my @tests = qw(environment permissions);
 for my $server (servers())
 {
 	my ($node) = start_cluster(server => $server, name => "regress_$server->{name}");
-	my $outdir = PostgreSQL::Test::Utils::tempdir();
+	# kept with the logs, for the diffs and results
+	my $outdir = "$PostgreSQL::Test::Utils::log_path/pg_regress_$server->{name}";
 	my $rc = system($server->{pg_regress},
 		"--bindir=$server->{bindir}",
 		"--inputdir=$suite",

@@ -203,7 +203,7 @@ stage_suite() {
 	cp -a "$UP_ROOT/tools/perl" "$stage/suite/tools/"
 	cp "$stage/servers.list" "$stage/suite/servers.list"
 	if is_root; then
-		"$UP_TOOLS/as-cluster-user" true
+		URINGPROBE_LIMITS_LOGGED=1 "$UP_TOOLS/as-cluster-user" true
 		chown -R "${URINGPROBE_CLUSTER_USER:-uringprobe}:" "$stage/suite"
 	fi
 }

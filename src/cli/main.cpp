@@ -103,7 +103,8 @@ int cmd_env(int argc, char** argv) {
         } else if (opt == "--io-method") {
             io_method = value();
             if (io_method != "sync" && io_method != "worker" && io_method != "io_uring")
-                usage_error("--io-method must be sync, worker or io_uring, got '" + io_method + "'");
+                usage_error("--io-method must be sync, worker or io_uring, got '" + io_method +
+                            "'");
             predict = true;
         } else if (opt == "--without-queue-init-mem") {
             s.built_with_queue_init_mem = false;

@@ -52,8 +52,7 @@ std::vector<EnvironmentRow> probe_environment(const EnvironmentRequest& req) {
     };
     const ServerFacts& srv = req.server;
     const bool pg18 = srv.version_num >= 180000;
-    if (pg18)
-        validate(srv.settings);
+    validate(srv.settings);
     const unsigned entries =
         pg18 && srv.settings.io_max_concurrency > 0 ? srv.settings.io_max_concurrency : 64;
 
@@ -65,7 +64,8 @@ std::vector<EnvironmentRow> probe_environment(const EnvironmentRequest& req) {
 
     const IoUringCaps caps = probe_io_uring(entries);
     if (caps.ring_ok) {
-        add("io_uring.ring_setup", "ok", "this process created a ring of " + std::to_string(entries) + " entries");
+        add("io_uring.ring_setup", "ok",
+            "this process created a ring of " + std::to_string(entries) + " entries");
     } else {
         add("io_uring.ring_setup", "failed: " + errno_text(caps.ring_err),
             errno_hint(caps.ring_err, "io_uring_setup"));
@@ -86,15 +86,17 @@ std::vector<EnvironmentRow> probe_environment(const EnvironmentRequest& req) {
         for (const auto& o : caps.opcodes)
             add("io_uring.op." + o.name, o.ok ? "supported" : "unsupported", o.ok ? "" : o.detail);
         add("io_uring.op.POLL_ADD.multishot",
-            caps.poll_multishot.ok ? "supported"
-                                   : (caps.poll_multishot.err ? "rejected: " + errno_text(caps.poll_multishot.err)
-                                                              : "unsupported"),
+            caps.poll_multishot.ok
+                ? "supported"
+                : (caps.poll_multishot.err ? "rejected: " + errno_text(caps.poll_multishot.err)
+                                           : "unsupported"),
             caps.poll_multishot.detail);
         add("io_uring.memlock", memlock_name(caps.memlock), caps.memlock_detail);
         add("io_uring.ring_bytes.mmap", std::to_string(caps.mmap_ring_bytes),
             std::to_string(caps.mmap_ring_mappings) + " mappings for a ring of " +
                 std::to_string(entries) + " entries");
-        add("io_uring.ring_bytes.region", std::to_string(caps.region_ring_bytes), caps.region_detail);
+        add("io_uring.ring_bytes.region", std::to_string(caps.region_ring_bytes),
+            caps.region_detail);
     }
 
     const ProcessLimits lim = current_limits();
@@ -103,16 +105,19 @@ std::vector<EnvironmentRow> probe_environment(const EnvironmentRequest& req) {
     add("rlimit.memlock", limit_text(lim.memlock_soft), "soft limit of this process, in bytes");
 
     if (srv.version_num == 0) {
-        add("server", "none", "bare process: pass server settings to predict a PostgreSQL 18 server");
+        add("server", "none",
+            "bare process: pass server settings to predict a PostgreSQL 18 server");
     } else {
         add("server.version", srv.version);
     }
     const char* na = "not applicable";
     if (!pg18) {
-        const char* why = srv.version_num ? "PostgreSQL before 18 has no asynchronous I/O" : "no server";
-        for (const char* n : {"server.io_method", "server.max_connections", "server.io_max_concurrency",
-                              "pg18.io_uring.rings", "pg18.io_uring.layout",
-                              "pg18.io_uring.mappings", "pg18.io_uring.ring_memory", "pg18.io_uring.fds", "pg18.io_uring.verdict"})
+        const char* why =
+            srv.version_num ? "PostgreSQL before 18 has no asynchronous I/O" : "no server";
+        for (const char* n :
+             {"server.io_method", "server.max_connections", "server.io_max_concurrency",
+              "pg18.io_uring.rings", "pg18.io_uring.layout", "pg18.io_uring.mappings",
+              "pg18.io_uring.ring_memory", "pg18.io_uring.fds", "pg18.io_uring.verdict"})
             add(n, na, why);
     } else {
         const Pg18Settings& s = srv.settings;

@@ -2,8 +2,8 @@
 // the errno and a hint a DBA can act on.
 #pragma once
 
-#include <string>
 #include <stdexcept>
+#include <string>
 #include <system_error>
 
 namespace uringprobe {

@@ -41,12 +41,12 @@ struct FeatureName {
 };
 // IORING_FEAT_* bits, by kernel ABI value.
 constexpr FeatureName kFeatures[] = {
-    {1U << 0, "SINGLE_MMAP"},     {1U << 1, "NODROP"},          {1U << 2, "SUBMIT_STABLE"},
-    {1U << 3, "RW_CUR_POS"},      {1U << 4, "CUR_PERSONALITY"}, {1U << 5, "FAST_POLL"},
-    {1U << 6, "POLL_32BITS"},     {1U << 7, "SQPOLL_NONFIXED"}, {1U << 8, "EXT_ARG"},
-    {1U << 9, "NATIVE_WORKERS"},  {1U << 10, "RSRC_TAGS"},      {1U << 11, "CQE_SKIP"},
-    {1U << 12, "LINKED_FILE"},    {1U << 13, "REG_REG_RING"},   {1U << 14, "RECVSEND_BUNDLE"},
-    {1U << 15, "MIN_TIMEOUT"},    {1U << 16, "RW_ATTR"},        {1U << 17, "NO_IOWAIT"},
+    {1U << 0, "SINGLE_MMAP"},    {1U << 1, "NODROP"},          {1U << 2, "SUBMIT_STABLE"},
+    {1U << 3, "RW_CUR_POS"},     {1U << 4, "CUR_PERSONALITY"}, {1U << 5, "FAST_POLL"},
+    {1U << 6, "POLL_32BITS"},    {1U << 7, "SQPOLL_NONFIXED"}, {1U << 8, "EXT_ARG"},
+    {1U << 9, "NATIVE_WORKERS"}, {1U << 10, "RSRC_TAGS"},      {1U << 11, "CQE_SKIP"},
+    {1U << 12, "LINKED_FILE"},   {1U << 13, "REG_REG_RING"},   {1U << 14, "RECVSEND_BUNDLE"},
+    {1U << 15, "MIN_TIMEOUT"},   {1U << 16, "RW_ATTR"},        {1U << 17, "NO_IOWAIT"},
 };
 
 ProbeOutcome probe_setup_flag(const char* name, unsigned flags, unsigned entries) {
@@ -75,7 +75,8 @@ ProbeOutcome probe_no_mmap(unsigned entries) {
     out.name = "NO_MMAP";
     const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
     const size_t bytes = 64 * page;
-    void* mem = mmap(nullptr, 2 * bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    void* mem =
+        mmap(nullptr, 2 * bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (mem == MAP_FAILED) {
         out.err = errno;
         out.detail = std::string("mmap: ") + std::strerror(errno);
@@ -111,9 +112,14 @@ struct OpcodeName {
     const char* name;
 };
 constexpr OpcodeName kOpcodes[] = {
-    {IORING_OP_NOP, "NOP"},     {IORING_OP_READV, "READV"},         {IORING_OP_WRITEV, "WRITEV"},
-    {IORING_OP_READ, "READ"},   {IORING_OP_WRITE, "WRITE"},         {IORING_OP_FSYNC, "FSYNC"},
-    {IORING_OP_FALLOCATE, "FALLOCATE"}, {IORING_OP_POLL_ADD, "POLL_ADD"},
+    {IORING_OP_NOP, "NOP"},
+    {IORING_OP_READV, "READV"},
+    {IORING_OP_WRITEV, "WRITEV"},
+    {IORING_OP_READ, "READ"},
+    {IORING_OP_WRITE, "WRITE"},
+    {IORING_OP_FSYNC, "FSYNC"},
+    {IORING_OP_FALLOCATE, "FALLOCATE"},
+    {IORING_OP_POLL_ADD, "POLL_ADD"},
 };
 
 std::vector<ProbeOutcome> probe_opcodes(Ring& ring) {
@@ -246,7 +252,8 @@ void probe_region(IoUringCaps& caps, unsigned entries) {
     munmap(mem, bytes);
 #else
     (void)entries;
-    caps.region_detail = "liburing " + liburing_compiled_version() + " has no io_uring_queue_init_mem";
+    caps.region_detail =
+        "liburing " + liburing_compiled_version() + " has no io_uring_queue_init_mem";
 #endif
 }
 

@@ -6,8 +6,8 @@
 #include <cstring>
 #include <dirent.h>
 #include <string>
-#include <unistd.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 namespace uringprobe {
 
@@ -131,8 +131,8 @@ RingPlan plan_pg18_rings(const Pg18Settings& s, const IoUringCaps& caps, const P
                mib(lim.memlock_soft) + " (raise ulimit -l); ";
     if (p.emfile || p.enomem) {
         p.verdict = "fails";
-        p.verdict_detail = "the server will not start with io_method=io_uring: " +
-                           why.substr(0, why.size() - 2);
+        p.verdict_detail =
+            "the server will not start with io_method=io_uring: " + why.substr(0, why.size() - 2);
     } else if (p.fd_headroom_short) {
         p.verdict = "starts, short of file descriptors";
         p.verdict_detail = "rings + max_files_per_process = " + std::to_string(p.fds_recommended) +

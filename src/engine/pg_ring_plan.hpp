@@ -28,11 +28,11 @@ struct RingPlan {
     bool one_region = false; // all rings in one shared-memory region (NO_MMAP)
     std::string layout;
     size_t bytes_per_ring = 0;
-    size_t ring_bytes = 0;      // all rings together
-    int mappings_per_ring = 0;  // separate layout: mappings in every process
-    size_t locked_bytes = 0;    // charged to RLIMIT_MEMLOCK (0 if not charged)
-    int fds_needed = 0;         // ring fds held by the postmaster
-    int fds_recommended = 0;    // rings + max_files_per_process
+    size_t ring_bytes = 0;     // all rings together
+    int mappings_per_ring = 0; // separate layout: mappings in every process
+    size_t locked_bytes = 0;   // charged to RLIMIT_MEMLOCK (0 if not charged)
+    int fds_needed = 0;        // ring fds held by the postmaster
+    int fds_recommended = 0;   // rings + max_files_per_process
     // Verdict against the limits.
     bool emfile = false;
     bool enomem = false;

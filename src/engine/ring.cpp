@@ -36,6 +36,8 @@ size_t Ring::mapped_bytes() const {
     return page_round(ring_.sq.ring_sz) + page_round(ring_.cq.ring_sz) + sqes;
 }
 
-int Ring::mapping_count() const { return (params_.features & IORING_FEAT_SINGLE_MMAP) ? 2 : 3; }
+int Ring::mapping_count() const {
+    return (params_.features & IORING_FEAT_SINGLE_MMAP) ? 2 : 3;
+}
 
 } // namespace uringprobe

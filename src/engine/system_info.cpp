@@ -53,7 +53,8 @@ std::string filesystem_type(const std::string& path) {
 }
 
 std::string clock_source() {
-    std::string s = read_first_line("/sys/devices/system/clocksource/clocksource0/current_clocksource");
+    std::string s =
+        read_first_line("/sys/devices/system/clocksource/clocksource0/current_clocksource");
     return s.empty() ? "unknown" : s;
 }
 

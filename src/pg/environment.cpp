@@ -24,7 +24,9 @@ struct SettingTexts {
     const char* data_directory;
 };
 
-int to_int(const char* text, int fallback) { return text ? std::atoi(text) : fallback; }
+int to_int(const char* text, int fallback) {
+    return text ? std::atoi(text) : fallback;
+}
 
 } // namespace
 

@@ -8,12 +8,14 @@ namespace uringprobe::pg {
 
 void copy_text_rows(const std::vector<std::vector<std::string>>& rows, int ncols, TextRows* out) {
     const size_t n = rows.size() * static_cast<size_t>(ncols);
-    out->cells = static_cast<char**>(palloc_extended(sizeof(char*) * (n ? n : 1), MCXT_ALLOC_NO_OOM));
+    out->cells =
+        static_cast<char**>(palloc_extended(sizeof(char*) * (n ? n : 1), MCXT_ALLOC_NO_OOM));
     if (!out->cells)
         throw std::bad_alloc();
     for (size_t r = 0; r < rows.size(); ++r)
         for (int c = 0; c < ncols; ++c)
-            out->cells[r * ncols + c] = pstrdup_guarded(c < static_cast<int>(rows[r].size()) ? rows[r][c] : "");
+            out->cells[r * ncols + c] =
+                pstrdup_guarded(c < static_cast<int>(rows[r].size()) ? rows[r][c] : "");
     out->nrows = static_cast<int>(rows.size());
     out->ncols = ncols;
 }

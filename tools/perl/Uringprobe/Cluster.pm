@@ -41,7 +41,7 @@ sub servers
 			bindir => $bindir,
 			install_path => dirname($bindir),
 			major => $major,
-			pg_regress => dirname(dirname($pgxs)) . '/src/test/regress/pg_regress',
+			pg_regress => dirname(dirname($pgxs)) . '/test/regress/pg_regress',
 		  };
 	}
 	return @servers;
