@@ -30,7 +30,8 @@ sub set_soft_limits
 sub predict
 {
 	my ($server, $case) = @_;
-	my @args = ('--max-connections', $case->{max_connections}, '--io-max-concurrency', 32);
+	my @args = ('--max-connections', $case->{max_connections}, '--io-max-concurrency', 32,
+		'--max-wal-senders', 0);
 	my $out = `$server->{bindir}/uringprobe-cli env --format tsv @args`;
 	die "uringprobe-cli failed: $?\n" if $?;
 	my %row;
@@ -96,7 +97,7 @@ for my $server (grep { $_->{major} >= 18 } servers())
 			name => "limits_$server->{name}_" . ($case->{errno} // 'ok'),
 			settings => [
 				"max_connections = $case->{max_connections}",
-				'io_max_concurrency = 32', 'shared_buffers = 16MB'
+				'io_max_concurrency = 32', 'max_wal_senders = 0', 'shared_buffers = 16MB'
 			],
 			fail_ok => 1);
 		set_soft_limits(%hard);

@@ -24,6 +24,13 @@ struct SettingTexts {
     const char* data_directory;
 };
 
+// GetConfigOption() formats numbers into one static buffer: copy each value
+// before reading the next. NULL when the server has no such setting.
+const char* setting_copy(const char* name) {
+    const char* v = GetConfigOption(name, true, false);
+    return v ? pstrdup(v) : nullptr;
+}
+
 int to_int(const char* text, int fallback) {
     return text ? std::atoi(text) : fallback;
 }
@@ -41,14 +48,14 @@ Datum uringprobe_environment(PG_FUNCTION_ARGS) {
     const bool override_concurrency = !PG_ARGISNULL(1);
     const int io_max_concurrency = override_concurrency ? PG_GETARG_INT32(1) : 0;
     SettingTexts t;
-    t.version = GetConfigOption("server_version", true, false);
-    t.io_method = GetConfigOption("io_method", true, false);
-    t.max_connections = GetConfigOption("max_connections", true, false);
-    t.autovacuum_worker_slots = GetConfigOption("autovacuum_worker_slots", true, false);
-    t.max_worker_processes = GetConfigOption("max_worker_processes", true, false);
-    t.max_wal_senders = GetConfigOption("max_wal_senders", true, false);
-    t.io_max_concurrency = GetConfigOption("io_max_concurrency", true, false);
-    t.max_files_per_process = GetConfigOption("max_files_per_process", true, false);
+    t.version = setting_copy("server_version");
+    t.io_method = setting_copy("io_method");
+    t.max_connections = setting_copy("max_connections");
+    t.autovacuum_worker_slots = setting_copy("autovacuum_worker_slots");
+    t.max_worker_processes = setting_copy("max_worker_processes");
+    t.max_wal_senders = setting_copy("max_wal_senders");
+    t.io_max_concurrency = setting_copy("io_max_concurrency");
+    t.max_files_per_process = setting_copy("max_files_per_process");
     t.scratch_dirs = uringprobe::pg::scratch_dirs_setting;
     t.data_directory = DataDir;
 
