@@ -1,6 +1,6 @@
 # The preflight of every server flavour under every io_method, side by side,
 # with what the postmaster actually holds: io_uring fds, ring mappings and
-# page-table size. Prints a table and writes it as TSV to $ARGV[0].
+# page-table size, written as TSV to $ARGV[0] (bench/print-table.pl shows it).
 use strict;
 use warnings;
 use PostgreSQL::Test::Utils;
@@ -57,15 +57,3 @@ for my $name (@rows, @measured)
 	print $tsv join("\t", $name, map { $cell{$_}{$name} // '' } @columns), "\n";
 }
 close $tsv;
-
-# The terminal table: one column per cell, values cut to fit.
-my $w0 = 0;
-$w0 = length > $w0 ? length : $w0 for @rows, @measured;
-my $w = 22;
-my $fmt = sub { my $v = shift; $v = substr($v, 0, $w - 1) . '~' if length $v > $w; sprintf "%-${w}s", $v };
-print STDOUT sprintf("%-${w0}s  ", 'preflight'), join(' ', map { $fmt->($_) } @columns), "\n";
-for my $name (@rows, @measured)
-{
-	print STDOUT sprintf("%-${w0}s  ", $name),
-	  join(' ', map { $fmt->($cell{$_}{$name} // '') } @columns), "\n";
-}
