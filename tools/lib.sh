@@ -3,6 +3,11 @@
 
 set -euo pipefail
 
+# Started from `make test` or `make bench`, the tools inherit the outer
+# make's MAKELEVEL and flags; PostgreSQL's build then takes itself for a
+# sub-make and skips generating its headers. Every make here is top-level.
+unset MAKELEVEL MAKEFLAGS MFLAGS MAKEOVERRIDES
+
 UP_TOOLS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 UP_ROOT=$(dirname "$UP_TOOLS")
 # Builds are cached outside the work tree. As root the default is under
