@@ -18,3 +18,80 @@ LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
 
 REVOKE ALL ON FUNCTION uringprobe_environment(integer, integer) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION uringprobe_environment(integer, integer) TO pg_monitor;
+
+-- The cost of many io_uring rings on fork(): N rings of the given depth in
+-- this backend, each with its own mappings ('mmap') or all in one
+-- user-memory region ('no_mmap'), then fork() -> child _exit -> waitpid timed
+-- `forks` times, beside a zero-ring baseline measured in the same call.
+CREATE FUNCTION uringprobe_rings(
+    rings integer DEFAULT 128,
+    depth integer DEFAULT 64,
+    mode text DEFAULT 'both',
+    dontfork boolean DEFAULT false,
+    forks integer DEFAULT 200,
+    OUT experiment text,
+    OUT variant text,
+    OUT status text,
+    OUT ops bigint,
+    OUT seconds double precision,
+    OUT ops_per_sec double precision,
+    OUT p50_us double precision,
+    OUT p99_us double precision,
+    OUT max_us double precision,
+    OUT user_ms double precision,
+    OUT sys_ms double precision,
+    OUT minflt bigint,
+    OUT rings bigint,
+    OUT depth bigint,
+    OUT ring_bytes bigint,
+    OUT setup_ms double precision,
+    OUT teardown_ms double precision,
+    OUT maps_before bigint,
+    OUT maps_after bigint,
+    OUT vmpte_before_kb bigint,
+    OUT vmpte_after_kb bigint)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'uringprobe_rings'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+-- A process seen through /proc: mappings (all, and io_uring rings),
+-- io_uring and other fds, page-table and resident size, CPU time so far.
+CREATE FUNCTION uringprobe_postmaster(
+    OUT process text,
+    OUT pid bigint,
+    OUT mappings bigint,
+    OUT io_uring_mappings bigint,
+    OUT io_uring_fds bigint,
+    OUT open_fds bigint,
+    OUT vmpte_kb bigint,
+    OUT vmrss_kb bigint,
+    OUT user_ms double precision,
+    OUT sys_ms double precision)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'uringprobe_postmaster'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+CREATE FUNCTION uringprobe_backend(
+    OUT process text,
+    OUT pid bigint,
+    OUT mappings bigint,
+    OUT io_uring_mappings bigint,
+    OUT io_uring_fds bigint,
+    OUT open_fds bigint,
+    OUT vmpte_kb bigint,
+    OUT vmrss_kb bigint,
+    OUT user_ms double precision,
+    OUT sys_ms double precision)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'uringprobe_backend'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+-- Forking the backend and creating rings: for those trusted to run programs
+-- as the server's user. Reading the server's processes: for monitoring.
+REVOKE ALL ON FUNCTION uringprobe_rings(integer, integer, text, boolean, integer) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION uringprobe_rings(integer, integer, text, boolean, integer)
+    TO pg_execute_server_program;
+REVOKE ALL ON FUNCTION uringprobe_postmaster() FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION uringprobe_postmaster() TO pg_monitor;
+REVOKE ALL ON FUNCTION uringprobe_backend() FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION uringprobe_backend() TO pg_monitor;

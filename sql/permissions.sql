@@ -4,10 +4,12 @@ CREATE EXTENSION IF NOT EXISTS uringprobe;
 LOAD 'uringprobe';
 CREATE ROLE regress_uringprobe_nobody;
 CREATE ROLE regress_uringprobe_monitor IN ROLE pg_monitor;
+CREATE ROLE regress_uringprobe_program IN ROLE pg_execute_server_program;
 
 SELECT p.proname,
        has_function_privilege('regress_uringprobe_nobody', p.oid, 'EXECUTE') AS nobody,
-       has_function_privilege('regress_uringprobe_monitor', p.oid, 'EXECUTE') AS monitor
+       has_function_privilege('regress_uringprobe_monitor', p.oid, 'EXECUTE') AS monitor,
+       has_function_privilege('regress_uringprobe_program', p.oid, 'EXECUTE') AS program
 FROM pg_proc p
 JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid
 JOIN pg_extension e ON d.refclassid = 'pg_extension'::regclass AND d.refobjid = e.oid
@@ -22,8 +24,15 @@ RESET ROLE;
 
 SET ROLE regress_uringprobe_monitor;
 SELECT count(*) > 0 AS allowed FROM uringprobe_environment();
+SELECT count(*) FROM uringprobe_postmaster();
+SELECT count(*) FROM uringprobe_rings(rings => 1, forks => 1);
+RESET ROLE;
+
+SET ROLE regress_uringprobe_program;
+SELECT count(*) > 0 AS allowed FROM uringprobe_rings(rings => 1, forks => 1, mode => 'mmap');
 RESET ROLE;
 
 DROP ROLE regress_uringprobe_nobody;
 DROP ROLE regress_uringprobe_monitor;
+DROP ROLE regress_uringprobe_program;
 DROP EXTENSION uringprobe;

@@ -8,7 +8,7 @@ use Test::More;
 use Uringprobe::Cluster;
 
 my $suite = "$FindBin::RealBin/..";
-my @tests = qw(environment permissions);
+my @tests = qw(environment rings permissions);
 
 for my $server (servers())
 {

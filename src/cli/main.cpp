@@ -2,6 +2,7 @@
 // process, so that a backend's results can be set against a baseline.
 #include "../engine/environment.hpp"
 #include "../engine/error.hpp"
+#include "../engine/rings_experiment.hpp"
 
 #include <cerrno>
 #include <cstdint>
@@ -21,8 +22,9 @@ namespace {
 
 const char* kUsage =
     "usage: uringprobe-cli env [options]\n"
+    "       uringprobe-cli rings [options]\n"
     "\n"
-    "  Preflight: can this process use io_uring, what does the kernel accept,\n"
+    "env: can this process use io_uring, what does the kernel accept,\n"
     "  and what would PostgreSQL 18 with io_method=io_uring need here.\n"
     "\n"
     "  Settings of a PostgreSQL 18 server to predict (any one of them makes\n"
@@ -34,8 +36,13 @@ const char* kUsage =
     "    --without-queue-init-mem     the server's liburing lacks io_uring_queue_init_mem\n"
     "  Paths:\n"
     "    --data-directory DIR         --scratch-dir DIR (repeatable)\n"
-    "  Output:\n"
-    "    --format table|tsv\n";
+    "\n"
+    "rings: N io_uring rings in this process, then fork() -> _exit -> waitpid\n"
+    "  timed --forks times, against a zero-ring baseline measured alongside:\n"
+    "    --rings N (128)  --depth N (64)  --forks N (200)\n"
+    "    --mode mmap|no_mmap|both (both)  --dontfork (mmap rings: MADV_DONTFORK)\n"
+    "\n"
+    "Output (both commands): --format table|tsv\n";
 
 [[noreturn]] void usage_error(const std::string& msg) {
     std::fprintf(stderr, "uringprobe-cli: %s\n\n%s", msg.c_str(), kUsage);
@@ -52,22 +59,38 @@ int parse_int(const std::string& opt, const char* text) {
     return static_cast<int>(v);
 }
 
-void print_rows(const std::vector<up::EnvironmentRow>& rows, bool tsv) {
+void print_table(const up::Table& t, bool tsv) {
+    std::vector<std::vector<std::string>> cells;
+    cells.push_back(t.columns);
+    for (const auto& row : t.rows) {
+        std::vector<std::string> line;
+        for (const auto& v : row)
+            line.push_back(v.to_string());
+        cells.push_back(std::move(line));
+    }
     if (tsv) {
-        std::printf("name\tvalue\tdetail\n");
-        for (const auto& r : rows)
-            std::printf("%s\t%s\t%s\n", r.name.c_str(), r.value.c_str(), r.detail.c_str());
+        for (const auto& line : cells) {
+            for (size_t c = 0; c < line.size(); ++c)
+                std::printf("%s%s", c ? "\t" : "", line[c].c_str());
+            std::printf("\n");
+        }
         return;
     }
-    size_t w1 = 4, w2 = 5;
-    for (const auto& r : rows) {
-        w1 = std::max(w1, r.name.size());
-        w2 = std::max(w2, std::min<size_t>(r.value.size(), 40));
+    // Aligned columns; the last column is left as long as it is.
+    std::vector<size_t> width(t.columns.size(), 0);
+    for (const auto& line : cells)
+        for (size_t c = 0; c + 1 < line.size(); ++c)
+            width[c] = std::max(width[c], line[c].size());
+    for (const auto& line : cells) {
+        for (size_t c = 0; c < line.size(); ++c)
+            std::printf(c + 1 < line.size() ? "%-*s  " : "%-*s\n", int(width[c]), line[c].c_str());
     }
-    std::printf("%-*s  %-*s  %s\n", int(w1), "name", int(w2), "value", "detail");
-    for (const auto& r : rows)
-        std::printf("%-*s  %-*s  %s\n", int(w1), r.name.c_str(), int(w2), r.value.c_str(),
-                    r.detail.c_str());
+}
+
+bool parse_format(const std::string& f) {
+    if (f != "table" && f != "tsv")
+        usage_error("--format must be table or tsv, got '" + f + "'");
+    return f == "tsv";
 }
 
 int cmd_env(int argc, char** argv) {
@@ -114,10 +137,7 @@ int cmd_env(int argc, char** argv) {
         } else if (opt == "--scratch-dir") {
             req.scratch_dirs.emplace_back(value());
         } else if (opt == "--format") {
-            const std::string f = value();
-            if (f != "table" && f != "tsv")
-                usage_error("--format must be table or tsv, got '" + f + "'");
-            tsv = f == "tsv";
+            tsv = parse_format(value());
         } else if (opt == "-h" || opt == "--help") {
             std::fputs(kUsage, stdout);
             return 0;
@@ -130,7 +150,40 @@ int cmd_env(int argc, char** argv) {
         req.server.version = "PostgreSQL 18 (settings from the command line)";
         req.server.io_method = io_method;
     }
-    print_rows(up::probe_environment(req), tsv);
+    print_table(up::environment_table(up::probe_environment(req)), tsv);
+    return 0;
+}
+
+int cmd_rings(int argc, char** argv) {
+    up::RingsParams p;
+    bool tsv = false;
+    for (int i = 0; i < argc; ++i) {
+        const std::string opt = argv[i];
+        auto value = [&]() -> const char* {
+            if (i + 1 >= argc)
+                usage_error(opt + " needs a value");
+            return argv[++i];
+        };
+        if (opt == "--rings")
+            p.rings = parse_int(opt, value());
+        else if (opt == "--depth")
+            p.depth = parse_int(opt, value());
+        else if (opt == "--forks")
+            p.forks = parse_int(opt, value());
+        else if (opt == "--mode")
+            up::set_ring_modes(p, value());
+        else if (opt == "--dontfork")
+            p.dontfork = true;
+        else if (opt == "--format")
+            tsv = parse_format(value());
+        else if (opt == "-h" || opt == "--help") {
+            std::fputs(kUsage, stdout);
+            return 0;
+        } else
+            usage_error("unknown option '" + opt + "'");
+    }
+    up::validate(p, up::RingsCaps{});
+    print_table(up::rings_table(up::run_rings(p, [] { return false; })), tsv);
     return 0;
 }
 
@@ -143,6 +196,8 @@ int main(int argc, char** argv) {
     try {
         if (cmd == "env")
             return cmd_env(argc - 2, argv + 2);
+        if (cmd == "rings")
+            return cmd_rings(argc - 2, argv + 2);
         if (cmd == "-h" || cmd == "--help") {
             std::fputs(kUsage, stdout);
             return 0;

@@ -150,4 +150,12 @@ std::vector<EnvironmentRow> probe_environment(const EnvironmentRequest& req) {
     return rows;
 }
 
+Table environment_table(const std::vector<EnvironmentRow>& rows) {
+    Table t;
+    t.columns = {"name", "value", "detail"};
+    for (const auto& r : rows)
+        t.rows.push_back({Value::text(r.name), Value::text(r.value), Value::text(r.detail)});
+    return t;
+}
+
 } // namespace uringprobe

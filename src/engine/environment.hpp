@@ -3,6 +3,7 @@
 #pragma once
 
 #include "pg_ring_plan.hpp"
+#include "table.hpp"
 
 #include <string>
 #include <vector>
@@ -31,5 +32,6 @@ struct EnvironmentRow {
 };
 
 std::vector<EnvironmentRow> probe_environment(const EnvironmentRequest& req);
+Table environment_table(const std::vector<EnvironmentRow>& rows);
 
 } // namespace uringprobe

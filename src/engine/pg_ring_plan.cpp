@@ -1,10 +1,8 @@
 #include "pg_ring_plan.hpp"
 
 #include "error.hpp"
+#include "process_snapshot.hpp"
 
-#include <cstdlib>
-#include <cstring>
-#include <dirent.h>
 #include <string>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -24,29 +22,6 @@ std::string mib(size_t bytes) {
     return buf;
 }
 
-// Open descriptors other than io_uring rings (a backend of a server running
-// io_method=io_uring inherits every ring; those are counted by the plan).
-int count_open_fds() {
-    int n = 0;
-    DIR* d = opendir("/proc/self/fd");
-    if (!d)
-        return 0;
-    char target[64];
-    while (dirent* e = readdir(d)) {
-        if (e->d_name[0] == '.' || atoi(e->d_name) == dirfd(d))
-            continue;
-        const std::string link = std::string("/proc/self/fd/") + e->d_name;
-        const ssize_t len = readlink(link.c_str(), target, sizeof target - 1);
-        if (len > 0) {
-            target[len] = '\0';
-            if (std::strcmp(target, "anon_inode:[io_uring]") == 0)
-                continue;
-        }
-        ++n;
-    }
-    closedir(d);
-    return n;
-}
 void check_range(const char* name, int value, int lo, int hi) {
     if (value < lo || value > hi)
         throw InvalidArgument(std::string(name) + " must be between " + std::to_string(lo) +
@@ -71,7 +46,10 @@ ProcessLimits current_limits() {
         lim.nofile_soft = r.rlim_cur == RLIM_INFINITY ? ~0ULL : r.rlim_cur;
     if (getrlimit(RLIMIT_MEMLOCK, &r) == 0)
         lim.memlock_soft = r.rlim_cur == RLIM_INFINITY ? ~0ULL : r.rlim_cur;
-    lim.open_fds = count_open_fds();
+    // Rings this process already holds (a backend of a server running
+    // io_method=io_uring inherits them all) are what the plan counts.
+    const ProcessSnapshot self = snapshot_process(getpid());
+    lim.open_fds = static_cast<int>(self.open_fds - self.io_uring_fds);
     return lim;
 }
 

@@ -1,7 +1,7 @@
 // uringprobe_environment(): the preflight report from inside a backend.
 #include "boundary.hpp"
 #include "module.hpp"
-#include "text_rows.hpp"
+#include "result_table.hpp"
 
 #include "../engine/environment.hpp"
 
@@ -59,7 +59,7 @@ Datum uringprobe_environment(PG_FUNCTION_ARGS) {
     t.scratch_dirs = uringprobe::pg::scratch_dirs_setting;
     t.data_directory = DataDir;
 
-    uringprobe::pg::TextRows out;
+    uringprobe::pg::ResultRows out;
     uringprobe::pg::run_guarded([&] {
         uringprobe::EnvironmentRequest req;
         req.process = "backend";
@@ -86,11 +86,9 @@ Datum uringprobe_environment(PG_FUNCTION_ARGS) {
             if (!d.empty())
                 req.scratch_dirs.push_back(d);
         }
-        std::vector<std::vector<std::string>> rows;
-        for (auto& r : uringprobe::probe_environment(req))
-            rows.push_back({std::move(r.name), std::move(r.value), std::move(r.detail)});
-        uringprobe::pg::copy_text_rows(rows, 3, &out);
+        uringprobe::pg::copy_table(
+            uringprobe::environment_table(uringprobe::probe_environment(req)), &out);
     });
-    uringprobe::pg::emit_text_rows(fcinfo, out);
+    uringprobe::pg::emit_rows(fcinfo, out);
     return (Datum)0;
 }

@@ -6,4 +6,7 @@
 namespace uringprobe::pg {
 // uringprobe.scratch_dirs: comma-separated directories for scratch files.
 extern char* scratch_dirs_setting;
+// uringprobe.max_rings, uringprobe.max_forks: caps on one experiment call.
+extern int max_rings_setting;
+extern int max_forks_setting;
 } // namespace uringprobe::pg

@@ -1,0 +1,103 @@
+# Connection churn (seeds/000_*): pgbench -C with bench/churn.sql over
+# server flavour x io_method x max_connections. Per cell and run: average
+# connection time, tps including reconnects, the postmaster's CPU per
+# connection (uringprobe_postmaster() before and after) and its io_uring
+# mappings. Writes all runs and the per-cell medians as TSV.
+#
+#   perl bench/churn.pl RUNS.tsv MEDIANS.tsv
+# Environment: URINGPROBE_CHURN_SECONDS (5), URINGPROBE_CHURN_RUNS (3),
+# URINGPROBE_CHURN_CONNECTIONS ("100 400 1000").
+use strict;
+use warnings;
+use PostgreSQL::Test::Utils;
+use Uringprobe::Cluster;
+
+my ($runs_file, $medians_file) = @ARGV;
+die "usage: churn.pl RUNS.tsv MEDIANS.tsv\n" unless $medians_file;
+my $seconds = $ENV{URINGPROBE_CHURN_SECONDS} // 5;
+my $runs = $ENV{URINGPROBE_CHURN_RUNS} // 3;
+my @max_connections = split ' ', ($ENV{URINGPROBE_CHURN_CONNECTIONS} // '100 400 1000');
+
+my @servers = servers();
+# One client for every cell: the newest pgbench.
+my ($client) = sort { $b->{major} <=> $a->{major} } @servers;
+my $pgbench = "$client->{bindir}/pgbench";
+
+sub postmaster
+{
+	my ($node) = @_;
+	my $out = $node->safe_psql('postgres',
+		'SELECT user_ms + sys_ms, io_uring_mappings, io_uring_fds FROM uringprobe_postmaster()');
+	my ($cpu_ms, $maps, $fds) = split /\|/, $out;
+	return { cpu_ms => $cpu_ms, maps => $maps, fds => $fds };
+}
+
+sub median
+{
+	my @v = sort { $a <=> $b } grep { defined && $_ ne '' } @_;
+	return '' unless @v;
+	return @v % 2 ? $v[$#v / 2] : ($v[@v / 2 - 1] + $v[@v / 2]) / 2;
+}
+
+my @cols = qw(server io_method max_connections run status conn_ms tps connections
+  pm_cpu_us_per_conn pm_io_uring_mappings pm_io_uring_fds);
+open my $runs_fh, '>', $runs_file or die "cannot write $runs_file: $!\n";
+print $runs_fh join("\t", @cols), "\n";
+open my $med_fh, '>', $medians_file or die "cannot write $medians_file: $!\n";
+print $med_fh join("\t", qw(server io_method max_connections runs status conn_ms tps
+	  pm_cpu_us_per_conn pm_io_uring_mappings)), "\n";
+
+for my $server (@servers)
+{
+	for my $io_method (io_methods($server))
+	{
+		for my $mc (@max_connections)
+		{
+			my ($node, $started) = start_cluster(
+				server => $server,
+				io_method => $io_method,
+				name => "churn_$server->{name}_${io_method}_$mc",
+				settings => [ "max_connections = $mc", 'shared_buffers = 64MB' ],
+				fail_ok => 1);
+			my @done;
+			my $status = 'ok';
+			if (!$started)
+			{
+				my ($why) = slurp_file($node->logfile) =~ /(could not [^\n]*|FATAL:\s+[^\n]*)/;
+				$status = 'did not start: ' . ($why // 'see the server log');
+			}
+			else
+			{
+				$node->safe_psql('postgres', 'CREATE EXTENSION uringprobe');
+				for my $run (1 .. $runs)
+				{
+					my $before = postmaster($node);
+					my ($out, $err) = run_command([
+						$pgbench, '-n', '-C', '-c', '1', '-j', '1', '-T', $seconds,
+						'-f', 'bench/churn.sql', '-h', $node->host, '-p', $node->port, 'postgres' ]);
+					my $after = postmaster($node);
+					my ($tx) = $out =~ /number of transactions actually processed: (\d+)/;
+					my ($conn_ms) = $out =~ /average connection time = ([\d.]+) ms/;
+					my ($tps) = $out =~ /tps = ([\d.]+) \(including reconnection times\)/;
+					die "pgbench output not understood:\n$out\n$err\n" unless $tx && defined $tps;
+					# pgbench's connections, and the one that read the postmaster after.
+					my $conns = $tx + 1;
+					my $cpu = ($after->{cpu_ms} - $before->{cpu_ms}) * 1000 / $conns;
+					my @row = ($server->{name}, $io_method, $mc, $run, 'ok', $conn_ms // '', $tps,
+						$conns, sprintf('%.1f', $cpu), $after->{maps}, $after->{fds});
+					print $runs_fh join("\t", @row), "\n";
+					push @done, { conn_ms => $conn_ms, tps => $tps, cpu => $cpu, maps => $after->{maps} };
+				}
+				$node->stop;
+			}
+			print $med_fh join("\t", $server->{name}, $io_method, $mc, scalar(@done), $status,
+				@done ? (
+					sprintf('%.3f', median(map { $_->{conn_ms} } @done)),
+					sprintf('%.1f', median(map { $_->{tps} } @done)),
+					sprintf('%.1f', median(map { $_->{cpu} } @done)),
+					$done[-1]{maps}) : ('', '', '', '')), "\n";
+		}
+	}
+}
+close $runs_fh;
+close $med_fh;

@@ -1,0 +1,24 @@
+-- uringprobe_rings(): argument errors, deterministically. Measurements are
+-- checked in t/005_rings.pl.
+CREATE EXTENSION IF NOT EXISTS uringprobe;
+SELECT count(*) FROM uringprobe_rings(rings => 0);
+SELECT count(*) FROM uringprobe_rings(rings => 4097);
+SELECT count(*) FROM uringprobe_rings(depth => 0);
+SELECT count(*) FROM uringprobe_rings(depth => 32769);
+SELECT count(*) FROM uringprobe_rings(forks => 0);
+SELECT count(*) FROM uringprobe_rings(mode => 'mmapp');
+SELECT count(*) FROM uringprobe_rings(mode => 'no_mmap', dontfork => true);
+SELECT count(*) FROM uringprobe_rings(mode => NULL);
+-- the caps are a superuser's to move
+SET uringprobe.max_rings = 8;
+SELECT count(*) FROM uringprobe_rings(rings => 9);
+SET uringprobe.max_forks = 2;
+SELECT count(*) FROM uringprobe_rings(rings => 1, forks => 3);
+-- a small run: one row per variant, baseline first
+SELECT variant, status, ops, rings, depth
+FROM uringprobe_rings(rings => 2, depth => 8, forks => 2, mode => 'mmap');
+RESET uringprobe.max_rings;
+RESET uringprobe.max_forks;
+-- the processes the benchmarks read
+SELECT process, pid > 0 AS has_pid, mappings > 0 AS has_mappings FROM uringprobe_postmaster();
+SELECT process, pid = pg_backend_pid() AS is_me FROM uringprobe_backend();

@@ -1,0 +1,60 @@
+#include "histogram.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace uringprobe {
+
+int LatencyHistogram::bucket_of(std::uint64_t v) {
+    if (v < static_cast<std::uint64_t>(kSub))
+        return static_cast<int>(v);
+    const int msb = 63 - __builtin_clzll(v); // >= kSubBits
+    const int group = msb - kSubBits + 1;    // 1 ..
+    const int shift = msb - kSubBits;        // width of a sub-bucket: 2^shift
+    const int sub = static_cast<int>((v >> shift) & (kSub - 1));
+    return group * kSub + sub;
+}
+
+std::uint64_t LatencyHistogram::bucket_low(int b) {
+    const int group = b / kSub;
+    const int sub = b % kSub;
+    if (group == 0)
+        return static_cast<std::uint64_t>(sub);
+    const int shift = group - 1;
+    return (static_cast<std::uint64_t>(kSub) + sub) << shift;
+}
+
+std::uint64_t LatencyHistogram::bucket_width(int b) {
+    const int group = b / kSub;
+    return group == 0 ? 1 : (1ULL << (group - 1));
+}
+
+void LatencyHistogram::record(std::int64_t ns) {
+    if (ns < 0)
+        ns = 0;
+    ++buckets_[bucket_of(static_cast<std::uint64_t>(ns))];
+    if (count_ == 0 || ns < min_)
+        min_ = ns;
+    max_ = std::max(max_, ns);
+    sum_ += ns;
+    ++count_;
+}
+
+std::int64_t LatencyHistogram::percentile(double p) const {
+    if (count_ == 0)
+        return 0;
+    p = std::clamp(p, 0.0, 1.0);
+    const auto rank = static_cast<std::uint64_t>(std::ceil(p * static_cast<double>(count_)));
+    std::uint64_t seen = 0;
+    for (size_t b = 0; b < buckets_.size(); ++b) {
+        seen += buckets_[b];
+        if (seen >= std::max<std::uint64_t>(rank, 1)) {
+            const int bi = static_cast<int>(b);
+            const auto mid = static_cast<std::int64_t>(bucket_low(bi) + bucket_width(bi) / 2);
+            return std::clamp(mid, min_, max_);
+        }
+    }
+    return max_;
+}
+
+} // namespace uringprobe

@@ -1,0 +1,276 @@
+#include "rings_experiment.hpp"
+
+#include "clock.hpp"
+#include "error.hpp"
+#include "process_snapshot.hpp"
+#include "ring.hpp"
+
+#include <cerrno>
+#include <cstdint>
+#include <cstring>
+#include <liburing.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace uringprobe {
+
+namespace {
+
+constexpr unsigned kSetupNoMmap = 1U << 14; // IORING_SETUP_NO_MMAP, kernel 6.5
+constexpr int kMaxDepth = 32768;            // the kernel's IORING_MAX_ENTRIES
+
+size_t page_size() {
+    return static_cast<size_t>(sysconf(_SC_PAGESIZE));
+}
+size_t page_round(size_t n) {
+    return (n + page_size() - 1) / page_size() * page_size();
+}
+unsigned round_pow2(unsigned v) {
+    unsigned p = 1;
+    while (p < v)
+        p <<= 1;
+    return p;
+}
+
+// The rings of one variant; destroying the set closes every ring, then
+// unmaps the region the rings lived in.
+class RingSet {
+public:
+    RingSet() = default;
+    RingSet(const RingSet&) = delete;
+    RingSet& operator=(const RingSet&) = delete;
+    ~RingSet() { reset(); }
+
+    void create_mmap(int n, unsigned depth, bool dontfork) {
+        mmap_rings_.reserve(n);
+        for (int i = 0; i < n; ++i) {
+            mmap_rings_.emplace_back(depth, 0);
+            if (dontfork)
+                check_neg_errno(io_uring_ring_dontfork(mmap_rings_.back().get()),
+                                "io_uring_ring_dontfork");
+            bytes_ += mmap_rings_.back().mapped_bytes();
+        }
+    }
+
+    // One shared region, as PostgreSQL places its rings in shared memory:
+    // per ring a page-aligned SQE array and a page-aligned ring area.
+    void create_no_mmap(int n, unsigned depth) {
+        const size_t sq = round_pow2(depth);
+        const size_t cq = 2 * sq;
+        const size_t sqes_bytes = page_round(sq * sizeof(io_uring_sqe));
+        // The kernel's ring header is a few cache lines; 1 KiB covers it.
+        const size_t rings_bytes =
+            page_round(1024 + cq * sizeof(io_uring_cqe) + sq * sizeof(unsigned));
+        region_bytes_ = static_cast<size_t>(n) * (sqes_bytes + rings_bytes);
+        region_ =
+            mmap(nullptr, region_bytes_, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+        if (region_ == MAP_FAILED) {
+            region_ = nullptr;
+            throw SysError(errno, "mmap of the ring region");
+        }
+        bytes_ = region_bytes_;
+        raw_fds_.reserve(n);
+        auto* next = static_cast<char*>(region_);
+        for (int i = 0; i < n; ++i) {
+            io_uring_params p{};
+            p.flags = kSetupNoMmap;
+            const auto sqes = reinterpret_cast<std::uint64_t>(next);
+            const auto rings = reinterpret_cast<std::uint64_t>(next + sqes_bytes);
+#ifdef IORING_SETUP_NO_MMAP
+            p.sq_off.user_addr = sqes;
+            p.cq_off.user_addr = rings;
+#else
+            p.sq_off.resv2 = sqes;
+            p.cq_off.resv2 = rings;
+#endif
+            const long fd = syscall(__NR_io_uring_setup, depth, &p);
+            if (fd < 0)
+                throw SysError(errno, "io_uring_setup(IORING_SETUP_NO_MMAP)");
+            raw_fds_.push_back(static_cast<int>(fd));
+            next += sqes_bytes + rings_bytes;
+        }
+    }
+
+    size_t bytes() const {
+        return bytes_;
+    }
+
+    void reset() {
+        mmap_rings_.clear();
+        for (int fd : raw_fds_)
+            close(fd);
+        raw_fds_.clear();
+        if (region_)
+            munmap(region_, region_bytes_);
+        region_ = nullptr;
+        bytes_ = 0;
+    }
+
+private:
+    std::vector<Ring> mmap_rings_;
+    std::vector<int> raw_fds_;
+    void* region_ = nullptr;
+    size_t region_bytes_ = 0;
+    size_t bytes_ = 0;
+};
+
+// fork() -> child _exit(0) -> waitpid(), timed as one operation. The child
+// runs nothing of its parent's: no handlers, no atexit, no PostgreSQL.
+std::int64_t time_one_fork() {
+    const std::int64_t t0 = now_ns();
+    const pid_t pid = fork();
+    if (pid == 0)
+        _exit(0);
+    if (pid < 0)
+        throw SysError(errno, "fork");
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0) {
+        if (errno != EINTR)
+            throw SysError(errno, "waitpid");
+    }
+    return now_ns() - t0;
+}
+
+void check_fd_headroom(int rings) {
+    rlimit r{};
+    getrlimit(RLIMIT_NOFILE, &r);
+    const ProcessSnapshot self = snapshot_process(getpid());
+    if (r.rlim_cur != RLIM_INFINITY &&
+        static_cast<unsigned long long>(rings) + self.open_fds > r.rlim_cur)
+        throw InvalidArgument(
+            "rings = " + std::to_string(rings) + " needs " + std::to_string(rings) +
+            " file descriptors, but RLIMIT_NOFILE is " + std::to_string(r.rlim_cur) + " with " +
+            std::to_string(self.open_fds) + " open: lower rings or raise ulimit -n");
+}
+
+RingsVariant run_variant(const std::string& name, const RingsParams& p, int rings,
+                         const std::function<bool()>& should_stop) {
+    RingsVariant v;
+    v.variant = name;
+    v.rings = rings;
+    v.depth = rings ? p.depth : 0;
+    RingSet set;
+    const ProcessSnapshot before = snapshot_process(getpid());
+    v.maps_before = before.mappings;
+    v.pte_before_kb = before.vm_pte_kb;
+    const std::int64_t t_setup = now_ns();
+    try {
+        if (name == "no_mmap")
+            set.create_no_mmap(rings, static_cast<unsigned>(p.depth));
+        else if (rings > 0)
+            set.create_mmap(rings, static_cast<unsigned>(p.depth), p.dontfork);
+    } catch (const SysError& e) {
+        if (name == "no_mmap" && (e.err() == EINVAL || e.err() == EOPNOTSUPP)) {
+            v.status = std::string("unsupported: the kernel rejects IORING_SETUP_NO_MMAP (") +
+                       std::strerror(e.err()) + ")";
+            return v;
+        }
+        throw;
+    }
+    v.setup_ms = (now_ns() - t_setup) / 1e6;
+    v.ring_bytes = set.bytes();
+    const ProcessSnapshot after = snapshot_process(getpid());
+    v.maps_after = after.mappings;
+    v.pte_after_kb = after.vm_pte_kb;
+
+    UsageMeter self(RUSAGE_SELF), children(RUSAGE_CHILDREN);
+    const std::int64_t t_forks = now_ns();
+    v.status = "ok";
+    for (int i = 0; i < p.forks; ++i) {
+        if (should_stop()) {
+            v.status = "stopped";
+            break;
+        }
+        v.fork_latency.record(time_one_fork());
+        ++v.forks;
+    }
+    v.fork_seconds = (now_ns() - t_forks) / 1e9;
+    v.usage = self.delta() + children.delta();
+
+    const std::int64_t t_teardown = now_ns();
+    set.reset();
+    v.teardown_ms = (now_ns() - t_teardown) / 1e6;
+    return v;
+}
+
+} // namespace
+
+void set_ring_modes(RingsParams& p, const std::string& mode) {
+    if (mode == "mmap" || mode == "no_mmap" || mode == "both") {
+        p.mmap = mode != "no_mmap";
+        p.no_mmap = mode != "mmap";
+        return;
+    }
+    throw InvalidArgument("mode must be 'mmap', 'no_mmap' or 'both', got '" + mode + "'");
+}
+
+void validate(const RingsParams& p, const RingsCaps& caps) {
+    if (p.rings < 1 || p.rings > caps.max_rings)
+        throw InvalidArgument("rings must be between 1 and " + std::to_string(caps.max_rings) +
+                              " (uringprobe.max_rings), got " + std::to_string(p.rings));
+    if (p.depth < 1 || p.depth > kMaxDepth)
+        throw InvalidArgument("depth must be between 1 and " + std::to_string(kMaxDepth) +
+                              ", got " + std::to_string(p.depth));
+    if (p.forks < 1 || p.forks > caps.max_forks)
+        throw InvalidArgument("forks must be between 1 and " + std::to_string(caps.max_forks) +
+                              " (uringprobe.max_forks), got " + std::to_string(p.forks));
+    if (p.dontfork && !p.mmap)
+        throw InvalidArgument("dontfork applies to mmap rings: use mode 'mmap' or 'both'");
+}
+
+RingsResult run_rings(const RingsParams& p, const std::function<bool()>& should_stop) {
+    check_fd_headroom(p.rings);
+    RingsResult r;
+    std::vector<std::string> variants = {"baseline"};
+    if (p.mmap)
+        variants.push_back(p.dontfork ? "mmap+dontfork" : "mmap");
+    if (p.no_mmap)
+        variants.push_back("no_mmap");
+    for (const auto& name : variants) {
+        r.variants.push_back(run_variant(name, p, name == "baseline" ? 0 : p.rings, should_stop));
+        if (r.variants.back().status == "stopped") {
+            r.stopped = true;
+            break;
+        }
+    }
+    return r;
+}
+
+Table rings_table(const RingsResult& r) {
+    Table t;
+    t.columns = {"experiment",    "variant",     "status",      "ops",        "seconds",
+                 "ops_per_sec",   "p50_us",      "p99_us",      "max_us",     "user_ms",
+                 "sys_ms",        "minflt",      "rings",       "depth",      "ring_bytes",
+                 "setup_ms",      "teardown_ms", "maps_before", "maps_after", "vmpte_before_kb",
+                 "vmpte_after_kb"};
+    for (const auto& v : r.variants) {
+        const auto& h = v.fork_latency;
+        t.rows.push_back({Value::text("rings"),
+                          Value::text(v.variant),
+                          Value::text(v.status),
+                          Value::integer(v.forks),
+                          Value::real(v.fork_seconds),
+                          Value::real(v.fork_seconds > 0 ? v.forks / v.fork_seconds : 0),
+                          Value::real(h.percentile(0.50) / 1e3),
+                          Value::real(h.percentile(0.99) / 1e3),
+                          Value::real(h.max() / 1e3),
+                          Value::real(v.usage.user_ms),
+                          Value::real(v.usage.sys_ms),
+                          Value::integer(v.usage.minflt),
+                          Value::integer(v.rings),
+                          Value::integer(v.depth),
+                          Value::integer(static_cast<std::int64_t>(v.ring_bytes)),
+                          Value::real(v.setup_ms),
+                          Value::real(v.teardown_ms),
+                          Value::integer(v.maps_before),
+                          Value::integer(v.maps_after),
+                          Value::integer(v.pte_before_kb),
+                          Value::integer(v.pte_after_kb)});
+    }
+    return t;
+}
+
+} // namespace uringprobe

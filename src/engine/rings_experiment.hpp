@@ -1,0 +1,68 @@
+// The cost of many io_uring rings on fork() and exit(): what PostgreSQL 18's
+// postmaster pays per connection with io_method=io_uring. N rings of a given
+// depth are set up in this process, either each with its own kernel
+// mappings (io_uring_queue_init, "mmap") or all in one user-memory region
+// (IORING_SETUP_NO_MMAP, "no_mmap", as PostgreSQL 18 does with liburing >=
+// 2.5); then fork() -> child _exit(0) -> waitpid() is timed many times. A
+// zero-ring baseline is measured in the same call.
+#pragma once
+
+#include "histogram.hpp"
+#include "table.hpp"
+#include "usage.hpp"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace uringprobe {
+
+struct RingsParams {
+    int rings = 128;
+    int depth = 64;
+    bool mmap = true;      // run the mmap variant
+    bool no_mmap = true;   // run the no_mmap variant
+    bool dontfork = false; // mmap rings marked MADV_DONTFORK (io_uring_ring_dontfork)
+    int forks = 200;
+};
+
+// Caps a superuser sets so that one call cannot exhaust the machine.
+struct RingsCaps {
+    int max_rings = 4096;
+    int max_forks = 100000;
+};
+
+// "mmap", "no_mmap" or "both"; throws InvalidArgument otherwise.
+void set_ring_modes(RingsParams& p, const std::string& mode);
+void validate(const RingsParams& p, const RingsCaps& caps);
+
+struct RingsVariant {
+    std::string variant; // baseline, mmap, mmap+dontfork, no_mmap
+    std::string status;  // "ok", "stopped", or "unsupported: why"
+    int rings = 0;
+    int depth = 0;
+    size_t ring_bytes = 0; // kernel ring memory (mmap) or region size (no_mmap)
+    double setup_ms = 0;
+    double teardown_ms = 0;
+    long maps_before = 0;
+    long maps_after = 0;
+    long pte_before_kb = 0;
+    long pte_after_kb = 0;
+    long forks = 0;
+    double fork_seconds = 0;
+    LatencyHistogram fork_latency;
+    UsageDelta usage; // this process and its reaped children, over the fork loop
+};
+
+struct RingsResult {
+    std::vector<RingsVariant> variants;
+    bool stopped = false; // should_stop() fired: the caller raises the interrupt
+};
+
+// Runs the variants; polls should_stop() between forks. Every ring, region
+// and child is gone when this returns or throws.
+RingsResult run_rings(const RingsParams& p, const std::function<bool()>& should_stop);
+
+Table rings_table(const RingsResult& r);
+
+} // namespace uringprobe

@@ -1,0 +1,23 @@
+#include "table.hpp"
+
+#include <cstdio>
+
+namespace uringprobe {
+
+std::string Value::to_string() const {
+    switch (kind) {
+    case Kind::integer:
+        return std::to_string(i);
+    case Kind::real: {
+        char buf[64];
+        snprintf(buf, sizeof buf, "%.3f", d);
+        return buf;
+    }
+    case Kind::text:
+        return s;
+    default:
+        return "";
+    }
+}
+
+} // namespace uringprobe
