@@ -2,10 +2,11 @@
 # server flavour x io_method x max_connections. Per cell and run: average
 # connection time, tps including reconnects, the postmaster's CPU per
 # connection (uringprobe_postmaster() before and after) and its io_uring
-# mappings. Writes all runs and the per-cell medians as TSV.
+# mappings. The io_methods of a server and max_connections run side by
+# side with their runs interleaved. Writes all runs and per-cell medians.
 #
 #   perl bench/churn.pl RUNS.tsv MEDIANS.tsv
-# Environment: URINGPROBE_CHURN_SECONDS (5), URINGPROBE_CHURN_RUNS (3),
+# Environment: URINGPROBE_CHURN_SECONDS (5), URINGPROBE_CHURN_RUNS (5),
 # URINGPROBE_CHURN_CONNECTIONS ("100 400 1000").
 use strict;
 use warnings;
@@ -15,7 +16,7 @@ use Uringprobe::Cluster;
 my ($runs_file, $medians_file) = @ARGV;
 die "usage: churn.pl RUNS.tsv MEDIANS.tsv\n" unless $medians_file;
 my $seconds = $ENV{URINGPROBE_CHURN_SECONDS} // 5;
-my $runs = $ENV{URINGPROBE_CHURN_RUNS} // 3;
+my $runs = $ENV{URINGPROBE_CHURN_RUNS} // 5;
 my @max_connections = split ' ', ($ENV{URINGPROBE_CHURN_CONNECTIONS} // '100 400 1000');
 
 my @servers = servers();
@@ -47,11 +48,14 @@ open my $med_fh, '>', $medians_file or die "cannot write $medians_file: $!\n";
 print $med_fh join("\t", qw(server io_method max_connections runs status conn_ms tps
 	  pm_cpu_us_per_conn pm_io_uring_mappings)), "\n";
 
+# The io_methods of one server and max_connections run side by side, their
+# runs interleaved, so that the machine's drift touches each alike.
 for my $server (@servers)
 {
-	for my $io_method (io_methods($server))
+	for my $mc (@max_connections)
 	{
-		for my $mc (@max_connections)
+		my (%node, %status, %done);
+		for my $io_method (io_methods($server))
 		{
 			my ($node, $started) = start_cluster(
 				server => $server,
@@ -59,44 +63,51 @@ for my $server (@servers)
 				name => "churn_$server->{name}_${io_method}_$mc",
 				settings => [ "max_connections = $mc", 'shared_buffers = 64MB' ],
 				fail_ok => 1);
-			my @done;
-			my $status = 'ok';
+			$done{$io_method} = [];
 			if (!$started)
 			{
 				my ($why) = slurp_file($node->logfile) =~ /(could not [^\n]*|FATAL:\s+[^\n]*)/;
-				$status = 'did not start: ' . ($why // 'see the server log');
+				$status{$io_method} = 'did not start: ' . ($why // 'see the server log');
+				next;
 			}
-			else
-			{
-				$node->safe_psql('postgres', 'CREATE EXTENSION uringprobe');
-				for my $run (1 .. $runs)
-				{
-					my $before = postmaster($node);
-					my ($out, $err) = run_command([
-						$pgbench, '-n', '-C', '-c', '1', '-j', '1', '-T', $seconds,
-						'-f', 'bench/churn.sql', '-h', $node->host, '-p', $node->port, 'postgres' ]);
-					my $after = postmaster($node);
-					my ($tx) = $out =~ /number of transactions actually processed: (\d+)/;
-					my ($conn_ms) = $out =~ /average connection time = ([\d.]+) ms/;
-					my ($tps) = $out =~ /tps = ([\d.]+) \(including reconnection times\)/;
-					die "pgbench output not understood:\n$out\n$err\n" unless $tx && defined $tps;
-					# pgbench's connections, and the one that read the postmaster after.
-					my $conns = $tx + 1;
-					my $cpu = ($after->{cpu_ms} - $before->{cpu_ms}) * 1000 / $conns;
-					my @row = ($server->{name}, $io_method, $mc, $run, 'ok', $conn_ms // '', $tps,
-						$conns, sprintf('%.1f', $cpu), $after->{maps}, $after->{fds});
-					print $runs_fh join("\t", @row), "\n";
-					push @done, { conn_ms => $conn_ms, tps => $tps, cpu => $cpu, maps => $after->{maps} };
-				}
-				$node->stop;
-			}
-			print $med_fh join("\t", $server->{name}, $io_method, $mc, scalar(@done), $status,
-				@done ? (
-					sprintf('%.3f', median(map { $_->{conn_ms} } @done)),
-					sprintf('%.1f', median(map { $_->{tps} } @done)),
-					sprintf('%.1f', median(map { $_->{cpu} } @done)),
-					$done[-1]{maps}) : ('', '', '', '')), "\n";
+			$node->safe_psql('postgres', 'CREATE EXTENSION uringprobe');
+			$node{$io_method} = $node;
+			$status{$io_method} = 'ok';
 		}
+		for my $run (1 .. $runs)
+		{
+			for my $io_method (grep { $node{$_} } io_methods($server))
+			{
+				my $node = $node{$io_method};
+				my $before = postmaster($node);
+				my ($out, $err) = run_command([
+					$pgbench, '-n', '-C', '-c', '1', '-j', '1', '-T', $seconds,
+					'-f', 'bench/churn.sql', '-h', $node->host, '-p', $node->port, 'postgres' ]);
+				my $after = postmaster($node);
+				my ($tx) = $out =~ /number of transactions actually processed: (\d+)/;
+				my ($conn_ms) = $out =~ /average connection time = ([\d.]+) ms/;
+				my ($tps) = $out =~ /tps = ([\d.]+) \(including reconnection times\)/;
+				die "pgbench output not understood:\n$out\n$err\n" unless $tx && defined $tps;
+				# pgbench's connections, and the one that read the postmaster after.
+				my $conns = $tx + 1;
+				my $cpu = ($after->{cpu_ms} - $before->{cpu_ms}) * 1000 / $conns;
+				print $runs_fh join("\t", $server->{name}, $io_method, $mc, $run, 'ok', $conn_ms // '',
+					$tps, $conns, sprintf('%.1f', $cpu), $after->{maps}, $after->{fds}), "\n";
+				push @{ $done{$io_method} },
+				  { conn_ms => $conn_ms, tps => $tps, cpu => $cpu, maps => $after->{maps} };
+			}
+		}
+		for my $io_method (io_methods($server))
+		{
+			my @d = @{ $done{$io_method} };
+			print $med_fh join("\t", $server->{name}, $io_method, $mc, scalar(@d), $status{$io_method},
+				@d ? (
+					sprintf('%.3f', median(map { $_->{conn_ms} } @d)),
+					sprintf('%.1f', median(map { $_->{tps} } @d)),
+					sprintf('%.1f', median(map { $_->{cpu} } @d)),
+					$d[-1]{maps}) : ('', '', '', '')), "\n";
+		}
+		$_->stop for values %node;
 	}
 }
 close $runs_fh;

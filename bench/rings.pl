@@ -1,12 +1,16 @@
 # The ring-per-backend fork cost, measured in a backend (uringprobe_rings)
 # and in a bare process (uringprobe-cli rings) with the same parameters, on
-# every server flavour (io_method=sync, so the backend inherits no rings).
-# The cost of the rings is each variant's p50 fork latency minus the
-# baseline's p50 measured in the same call: that removes what the backend's
-# own mappings add to every fork, so backend and CLI can be compared.
+# every server flavour (io_method=sync, so the backend inherits no rings),
+# in rounds that alternate backend and CLI.
+#
+# The cost of the rings is a variant's fork latency (p50) or CPU per fork
+# (user + sys of parent and child) minus the zero-ring baseline's from the
+# same call: that takes out what the backend's own mappings add to every
+# fork, so backend and CLI can be compared. Medians over the rounds.
 #
 #   perl bench/rings.pl RESULTS.tsv COMPARISON.tsv
-# Environment: URINGPROBE_RINGS ("132 432"), URINGPROBE_RINGS_FORKS (500).
+# Environment: URINGPROBE_RINGS ("132 432"), URINGPROBE_RINGS_FORKS (300),
+# URINGPROBE_RINGS_ROUNDS (5).
 use strict;
 use warnings;
 use PostgreSQL::Test::Utils;
@@ -15,7 +19,8 @@ use Uringprobe::Cluster;
 my ($results_file, $cmp_file) = @ARGV;
 die "usage: rings.pl RESULTS.tsv COMPARISON.tsv\n" unless $cmp_file;
 my @ring_counts = split ' ', ($ENV{URINGPROBE_RINGS} // '132 432');
-my $forks = $ENV{URINGPROBE_RINGS_FORKS} // 500;
+my $forks = $ENV{URINGPROBE_RINGS_FORKS} // 300;
+my $rounds = $ENV{URINGPROBE_RINGS_ROUNDS} // 5;
 
 my @cols = qw(experiment variant status ops seconds ops_per_sec p50_us p99_us max_us user_ms
   sys_ms minflt rings depth ring_bytes setup_ms teardown_ms maps_before maps_after
@@ -29,11 +34,19 @@ sub parse_rows
 	return map { my %r; @r{@hdr} = split /$sep/, $_, -1; \%r } @lines;
 }
 
+sub median
+{
+	my @v = sort { $a <=> $b } @_;
+	return @v % 2 ? $v[$#v / 2] : ($v[@v / 2 - 1] + $v[@v / 2]) / 2;
+}
+
+sub cpu_per_fork { my ($r) = @_; return ($r->{user_ms} + $r->{sys_ms}) * 1000 / $r->{ops}; }
+
 open my $out, '>', $results_file or die "cannot write $results_file: $!\n";
-print $out join("\t", 'server', 'where', @cols), "\n";
+print $out join("\t", qw(server where round), @cols), "\n";
 open my $cmp, '>', $cmp_file or die "cannot write $cmp_file: $!\n";
-print $cmp join("\t", qw(server rings variant backend_p50_us backend_baseline_us backend_cost_us
-	  cli_p50_us cli_baseline_us cli_cost_us cost_ratio backend_maps_before cli_maps_before)), "\n";
+print $cmp join("\t", qw(server rings variant rounds backend_cost_p50_us cli_cost_p50_us
+	  p50_ratio backend_cost_cpu_us cli_cost_cpu_us cpu_ratio backend_maps cli_maps)), "\n";
 
 for my $server (servers())
 {
@@ -43,39 +56,52 @@ for my $server (servers())
 	$node->safe_psql('postgres', 'CREATE EXTENSION uringprobe');
 	for my $rings (@ring_counts)
 	{
-		my $sql = "SET uringprobe.max_rings = 65536; "
-		  . "SELECT * FROM uringprobe_rings(rings => $rings, depth => 64, forks => $forks)";
-		my ($ret, $stdout, $stderr) = $node->psql('postgres', $sql,
-			extra_params => [ '--pset=tuples_only=off', '--pset=footer=off' ]);
-		my @backend = $ret == 0 ? parse_rows($stdout, '\|') : ();
-		my ($cli_out, $cli_err) = run_command([ "$server->{bindir}/uringprobe-cli", 'rings',
-			'--rings', $rings, '--depth', 64, '--forks', $forks, '--format', 'tsv' ]);
-		my @cli = parse_rows($cli_out, '\t');
-		for my $set ([ backend => \@backend ], [ cli => \@cli ])
+		my (%cost, %maps, $failed);
+		for my $round (1 .. $rounds)
 		{
-			my ($where, $rows) = @$set;
-			if (!@$rows)
+			my ($ret, $stdout, $stderr) = $node->psql('postgres',
+				"SET uringprobe.max_rings = 65536; "
+				  . "SELECT * FROM uringprobe_rings(rings => $rings, depth => 64, forks => $forks)",
+				extra_params => [ '--pset=tuples_only=off', '--pset=footer=off' ]);
+			my ($cli_out, $cli_err) = run_command([ "$server->{bindir}/uringprobe-cli", 'rings',
+				'--rings', $rings, '--depth', 64, '--forks', $forks, '--format', 'tsv' ]);
+			my %runs = (
+				backend => [ $ret == 0 ? parse_rows($stdout, '\|') : () ],
+				cli => [ parse_rows($cli_out, '\t') ]);
+			for my $where (qw(backend cli))
 			{
-				my $why = $where eq 'backend' ? $stderr : $cli_err;
-				$why =~ s/\s+/ /g;
-				print $out join("\t", $server->{name}, $where, 'rings', '', "failed: $why"), "\n";
-				next;
+				my @rows = @{ $runs{$where} };
+				if (!@rows)
+				{
+					(my $why = $where eq 'backend' ? $stderr : $cli_err) =~ s/\s+/ /g;
+					print $out join("\t", $server->{name}, $where, $round, 'rings', '', "failed: $why"), "\n";
+					$failed = 1;
+					next;
+				}
+				print $out join("\t", $server->{name}, $where, $round, map { $_ // '' } @{$_}{@cols}), "\n"
+				  for @rows;
+				my %v = map { $_->{variant} => $_ } @rows;
+				$maps{$where} = $v{baseline}{maps_before};
+				for my $variant (grep { $_ ne 'baseline' && $v{$_}{status} eq 'ok' } keys %v)
+				{
+					push @{ $cost{$variant}{$where}{p50} }, $v{$variant}{p50_us} - $v{baseline}{p50_us};
+					push @{ $cost{$variant}{$where}{cpu} },
+					  cpu_per_fork($v{$variant}) - cpu_per_fork($v{baseline});
+				}
 			}
-			print $out join("\t", $server->{name}, $where, map { $_ // '' } @{$_}{@cols}), "\n"
-			  for @$rows;
 		}
-		next unless @backend && @cli;
-		my %b = map { $_->{variant} => $_ } @backend;
-		my %c = map { $_->{variant} => $_ } @cli;
-		for my $variant (grep { $_ ne 'baseline' && $b{$_}{status} eq 'ok' } map { $_->{variant} } @backend)
+		next if $failed;
+		for my $variant (sort keys %cost)
 		{
-			my $bc = $b{$variant}{p50_us} - $b{baseline}{p50_us};
-			my $cc = $c{$variant}{p50_us} - $c{baseline}{p50_us};
-			print $cmp join("\t", $server->{name}, $rings, $variant,
-				$b{$variant}{p50_us}, $b{baseline}{p50_us}, sprintf('%.1f', $bc),
-				$c{$variant}{p50_us}, $c{baseline}{p50_us}, sprintf('%.1f', $cc),
-				$cc != 0 ? sprintf('%.2f', $bc / $cc) : '',
-				$b{baseline}{maps_before}, $c{baseline}{maps_before}), "\n";
+			my %m = map {
+				my $w = $_;
+				($w => { map { $_ => median(@{ $cost{$variant}{$w}{$_} }) } qw(p50 cpu) })
+			} qw(backend cli);
+			my $ratio = sub { my $k = shift; $m{cli}{$k} != 0 ? sprintf('%.2f', $m{backend}{$k} / $m{cli}{$k}) : '' };
+			print $cmp join("\t", $server->{name}, $rings, $variant, $rounds,
+				sprintf('%.1f', $m{backend}{p50}), sprintf('%.1f', $m{cli}{p50}), $ratio->('p50'),
+				sprintf('%.1f', $m{backend}{cpu}), sprintf('%.1f', $m{cli}{cpu}), $ratio->('cpu'),
+				$maps{backend}, $maps{cli}), "\n";
 		}
 	}
 	$node->stop;
