@@ -56,33 +56,25 @@ LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
 -- A process seen through /proc: mappings (all, and io_uring rings),
 -- io_uring and other fds, page-table and resident size, CPU time so far.
-CREATE FUNCTION uringprobe_postmaster(
-    OUT process text,
-    OUT pid bigint,
-    OUT mappings bigint,
-    OUT io_uring_mappings bigint,
-    OUT io_uring_fds bigint,
-    OUT open_fds bigint,
-    OUT vmpte_kb bigint,
-    OUT vmrss_kb bigint,
-    OUT user_ms double precision,
-    OUT sys_ms double precision)
-RETURNS SETOF record
+CREATE TYPE uringprobe_process AS (
+    process text,
+    pid bigint,
+    mappings bigint,
+    io_uring_mappings bigint,
+    io_uring_fds bigint,
+    open_fds bigint,
+    vmpte_kb bigint,
+    vmrss_kb bigint,
+    user_ms double precision,
+    sys_ms double precision);
+
+CREATE FUNCTION uringprobe_postmaster()
+RETURNS SETOF uringprobe_process
 AS 'MODULE_PATHNAME', 'uringprobe_postmaster'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
-CREATE FUNCTION uringprobe_backend(
-    OUT process text,
-    OUT pid bigint,
-    OUT mappings bigint,
-    OUT io_uring_mappings bigint,
-    OUT io_uring_fds bigint,
-    OUT open_fds bigint,
-    OUT vmpte_kb bigint,
-    OUT vmrss_kb bigint,
-    OUT user_ms double precision,
-    OUT sys_ms double precision)
-RETURNS SETOF record
+CREATE FUNCTION uringprobe_backend()
+RETURNS SETOF uringprobe_process
 AS 'MODULE_PATHNAME', 'uringprobe_backend'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
 

@@ -93,6 +93,28 @@ bool parse_format(const std::string& f) {
     return f == "tsv";
 }
 
+// Walks a command's options; value() takes the option's argument.
+class Args {
+public:
+    Args(int argc, char** argv) : argc_(argc), argv_(argv) {}
+    bool next() { return ++i_ < argc_; }
+    const std::string& opt() {
+        opt_ = argv_[i_];
+        return opt_;
+    }
+    const char* value() {
+        if (i_ + 1 >= argc_)
+            usage_error(opt_ + " needs a value");
+        return argv_[++i_];
+    }
+
+private:
+    int argc_;
+    char** argv_;
+    int i_ = -1;
+    std::string opt_;
+};
+
 int cmd_env(int argc, char** argv) {
     up::EnvironmentRequest req;
     req.process = "bare process";
@@ -113,13 +135,10 @@ int cmd_env(int argc, char** argv) {
         {"--max-wal-senders", &s.max_wal_senders},
         {"--max-files-per-process", &s.max_files_per_process},
     };
-    for (int i = 0; i < argc; ++i) {
-        const std::string opt = argv[i];
-        auto value = [&]() -> const char* {
-            if (i + 1 >= argc)
-                usage_error(opt + " needs a value");
-            return argv[++i];
-        };
+    Args args(argc, argv);
+    while (args.next()) {
+        const std::string opt = args.opt();
+        auto value = [&] { return args.value(); };
         if (auto it = ints.find(opt); it != ints.end()) {
             *it->second = parse_int(opt, value());
             predict = true;
@@ -157,13 +176,10 @@ int cmd_env(int argc, char** argv) {
 int cmd_rings(int argc, char** argv) {
     up::RingsParams p;
     bool tsv = false;
-    for (int i = 0; i < argc; ++i) {
-        const std::string opt = argv[i];
-        auto value = [&]() -> const char* {
-            if (i + 1 >= argc)
-                usage_error(opt + " needs a value");
-            return argv[++i];
-        };
+    Args args(argc, argv);
+    while (args.next()) {
+        const std::string opt = args.opt();
+        auto value = [&] { return args.value(); };
         if (opt == "--rings")
             p.rings = parse_int(opt, value());
         else if (opt == "--depth")

@@ -16,7 +16,6 @@
 #include <poll.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 namespace uringprobe {
@@ -28,7 +27,6 @@ constexpr unsigned kSetupSqpoll = 1U << 1;
 constexpr unsigned kSetupCoopTaskrun = 1U << 8;
 constexpr unsigned kSetupSingleIssuer = 1U << 12;
 constexpr unsigned kSetupDeferTaskrun = 1U << 13;
-constexpr unsigned kSetupNoMmap = 1U << 14;
 
 #if defined(IO_URING_VERSION_MAJOR) &&                                                             \
     (IO_URING_VERSION_MAJOR > 2 || (IO_URING_VERSION_MAJOR == 2 && IO_URING_VERSION_MINOR >= 5))
@@ -83,23 +81,12 @@ ProbeOutcome probe_no_mmap(unsigned entries) {
         return out;
     }
     std::memset(mem, 0, 2 * bytes);
-    io_uring_params p{};
-    p.flags = kSetupNoMmap;
-    const auto rings = reinterpret_cast<std::uint64_t>(mem);
-    const auto sqes = rings + bytes;
-#ifdef IORING_SETUP_NO_MMAP
-    p.cq_off.user_addr = rings;
-    p.sq_off.user_addr = sqes;
-#else
-    p.cq_off.resv2 = rings;
-    p.sq_off.resv2 = sqes;
-#endif
-    long fd = syscall(__NR_io_uring_setup, entries, &p);
+    const int fd = setup_no_mmap_ring(entries, static_cast<char*>(mem) + bytes, mem);
     if (fd < 0) {
-        out.err = errno;
-        out.detail = std::string("io_uring_setup: ") + std::strerror(errno);
+        out.err = -fd;
+        out.detail = std::string("io_uring_setup: ") + std::strerror(-fd);
     } else {
-        close(static_cast<int>(fd));
+        close(fd);
         out.ok = true;
         out.detail = "accepted";
     }

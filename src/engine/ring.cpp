@@ -3,6 +3,9 @@
 #include "error.hpp"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdint>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include <utility>
 
@@ -34,6 +37,23 @@ size_t Ring::mapped_bytes() const {
     if (params_.features & IORING_FEAT_SINGLE_MMAP)
         return page_round(std::max(ring_.sq.ring_sz, ring_.cq.ring_sz)) + sqes;
     return page_round(ring_.sq.ring_sz) + page_round(ring_.cq.ring_sz) + sqes;
+}
+
+int setup_no_mmap_ring(unsigned entries, void* sqes, void* rings) {
+    constexpr unsigned kSetupNoMmap = 1U << 14; // IORING_SETUP_NO_MMAP
+    io_uring_params p{};
+    p.flags = kSetupNoMmap;
+    const auto sqes_addr = reinterpret_cast<std::uint64_t>(sqes);
+    const auto rings_addr = reinterpret_cast<std::uint64_t>(rings);
+#ifdef IORING_SETUP_NO_MMAP
+    p.sq_off.user_addr = sqes_addr;
+    p.cq_off.user_addr = rings_addr;
+#else // liburing headers older than the kernel: the same field, unnamed
+    p.sq_off.resv2 = sqes_addr;
+    p.cq_off.resv2 = rings_addr;
+#endif
+    const long fd = syscall(__NR_io_uring_setup, entries, &p);
+    return fd < 0 ? -errno : static_cast<int>(fd);
 }
 
 int Ring::mapping_count() const {

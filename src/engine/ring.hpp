@@ -30,4 +30,11 @@ private:
     bool live_ = false;
 };
 
+// Creates a ring with IORING_SETUP_NO_MMAP (kernel 6.5+) whose SQE array
+// and ring area live in memory the caller provides (page-aligned, zeroed,
+// large enough), through the raw system call, so it works whatever liburing
+// this was built against. Returns the ring fd, or -errno. Nothing is mapped:
+// closing the fd is the whole teardown (then the memory may be freed).
+int setup_no_mmap_ring(unsigned entries, void* sqes, void* rings);
+
 } // namespace uringprobe

@@ -11,7 +11,6 @@
 #include <liburing.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -19,8 +18,7 @@ namespace uringprobe {
 
 namespace {
 
-constexpr unsigned kSetupNoMmap = 1U << 14; // IORING_SETUP_NO_MMAP, kernel 6.5
-constexpr int kMaxDepth = 32768;            // the kernel's IORING_MAX_ENTRIES
+constexpr int kMaxDepth = 32768; // the kernel's IORING_MAX_ENTRIES
 
 size_t page_size() {
     return static_cast<size_t>(sysconf(_SC_PAGESIZE));
@@ -75,28 +73,15 @@ public:
         raw_fds_.reserve(n);
         auto* next = static_cast<char*>(region_);
         for (int i = 0; i < n; ++i) {
-            io_uring_params p{};
-            p.flags = kSetupNoMmap;
-            const auto sqes = reinterpret_cast<std::uint64_t>(next);
-            const auto rings = reinterpret_cast<std::uint64_t>(next + sqes_bytes);
-#ifdef IORING_SETUP_NO_MMAP
-            p.sq_off.user_addr = sqes;
-            p.cq_off.user_addr = rings;
-#else
-            p.sq_off.resv2 = sqes;
-            p.cq_off.resv2 = rings;
-#endif
-            const long fd = syscall(__NR_io_uring_setup, depth, &p);
+            const int fd = setup_no_mmap_ring(depth, next, next + sqes_bytes);
             if (fd < 0)
-                throw SysError(errno, "io_uring_setup(IORING_SETUP_NO_MMAP)");
-            raw_fds_.push_back(static_cast<int>(fd));
+                throw SysError(-fd, "io_uring_setup(IORING_SETUP_NO_MMAP)");
+            raw_fds_.push_back(fd);
             next += sqes_bytes + rings_bytes;
         }
     }
 
-    size_t bytes() const {
-        return bytes_;
-    }
+    size_t bytes() const { return bytes_; }
 
     void reset() {
         mmap_rings_.clear();
