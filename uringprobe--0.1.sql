@@ -22,7 +22,8 @@ GRANT EXECUTE ON FUNCTION uringprobe_environment(integer, integer) TO pg_monitor
 -- The cost of many io_uring rings on fork(): N rings of the given depth in
 -- this backend, each with its own mappings ('mmap') or all in one
 -- user-memory region ('no_mmap'), then fork() -> child _exit -> waitpid timed
--- `forks` times, beside a zero-ring baseline measured in the same call.
+-- `forks` times (p50_us..max_us; fork_call_* is the part until fork() returns
+-- in the parent), beside a zero-ring baseline measured in the same call.
 CREATE FUNCTION uringprobe_rings(
     rings integer DEFAULT 128,
     depth integer DEFAULT 64,
@@ -49,7 +50,9 @@ CREATE FUNCTION uringprobe_rings(
     OUT maps_before bigint,
     OUT maps_after bigint,
     OUT vmpte_before_kb bigint,
-    OUT vmpte_after_kb bigint)
+    OUT vmpte_after_kb bigint,
+    OUT fork_call_p50_us double precision,
+    OUT fork_call_p99_us double precision)
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'uringprobe_rings'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;

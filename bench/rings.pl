@@ -3,8 +3,10 @@
 # every server flavour (io_method=sync, so the backend inherits no rings),
 # in rounds that alternate backend and CLI.
 #
-# The cost of the rings is a variant's fork latency (p50) or CPU per fork
-# (user + sys of parent and child) minus the zero-ring baseline's from the
+# The cost of the rings is a variant's fork latency (p50), its fork() call
+# alone (p50 until fork returns in the parent: the address-space copy), or
+# its CPU per fork (user + sys of parent and child) minus the zero-ring
+# baseline's from the
 # same call: that takes out what the backend's own mappings add to every
 # fork, so backend and CLI can be compared. Medians over the rounds.
 #
@@ -24,7 +26,7 @@ my $rounds = $ENV{URINGPROBE_RINGS_ROUNDS} // 5;
 
 my @cols = qw(experiment variant status ops seconds ops_per_sec p50_us p99_us max_us user_ms
   sys_ms minflt rings depth ring_bytes setup_ms teardown_ms maps_before maps_after
-  vmpte_before_kb vmpte_after_kb);
+  vmpte_before_kb vmpte_after_kb fork_call_p50_us fork_call_p99_us);
 
 sub parse_rows
 {
@@ -46,7 +48,8 @@ open my $out, '>', $results_file or die "cannot write $results_file: $!\n";
 print $out join("\t", qw(server where round), @cols), "\n";
 open my $cmp, '>', $cmp_file or die "cannot write $cmp_file: $!\n";
 print $cmp join("\t", qw(server rings variant rounds backend_cost_p50_us cli_cost_p50_us
-	  p50_ratio backend_cost_cpu_us cli_cost_cpu_us cpu_ratio backend_maps cli_maps)), "\n";
+	  p50_ratio backend_cost_cpu_us cli_cost_cpu_us cpu_ratio backend_cost_fork_call_us
+	  cli_cost_fork_call_us fork_call_ratio backend_maps cli_maps)), "\n";
 
 for my $server (servers())
 {
@@ -87,6 +90,8 @@ for my $server (servers())
 					push @{ $cost{$variant}{$where}{p50} }, $v{$variant}{p50_us} - $v{baseline}{p50_us};
 					push @{ $cost{$variant}{$where}{cpu} },
 					  cpu_per_fork($v{$variant}) - cpu_per_fork($v{baseline});
+					push @{ $cost{$variant}{$where}{call} },
+					  $v{$variant}{fork_call_p50_us} - $v{baseline}{fork_call_p50_us};
 				}
 			}
 		}
@@ -95,12 +100,13 @@ for my $server (servers())
 		{
 			my %m = map {
 				my $w = $_;
-				($w => { map { $_ => median(@{ $cost{$variant}{$w}{$_} }) } qw(p50 cpu) })
+				($w => { map { $_ => median(@{ $cost{$variant}{$w}{$_} }) } qw(p50 cpu call) })
 			} qw(backend cli);
 			my $ratio = sub { my $k = shift; $m{cli}{$k} != 0 ? sprintf('%.2f', $m{backend}{$k} / $m{cli}{$k}) : '' };
 			print $cmp join("\t", $server->{name}, $rings, $variant, $rounds,
 				sprintf('%.1f', $m{backend}{p50}), sprintf('%.1f', $m{cli}{p50}), $ratio->('p50'),
 				sprintf('%.1f', $m{backend}{cpu}), sprintf('%.1f', $m{cli}{cpu}), $ratio->('cpu'),
+				sprintf('%.1f', $m{backend}{call}), sprintf('%.1f', $m{cli}{call}), $ratio->('call'),
 				$maps{backend}, $maps{cli}), "\n";
 		}
 	}

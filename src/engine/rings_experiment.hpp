@@ -50,8 +50,9 @@ struct RingsVariant {
     long pte_after_kb = 0;
     long forks = 0;
     double fork_seconds = 0;
-    LatencyHistogram fork_latency;
-    UsageDelta usage; // this process and its reaped children, over the fork loop
+    LatencyHistogram fork_latency; // fork() until the child is reaped
+    LatencyHistogram fork_call;    // fork() until it returns in the parent: the copy
+    UsageDelta usage;              // this process and its reaped children, over the fork loop
 };
 
 struct RingsResult {
