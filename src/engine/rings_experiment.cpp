@@ -5,6 +5,7 @@
 #include "process_snapshot.hpp"
 #include "ring.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
@@ -134,54 +135,66 @@ void check_fd_headroom(int rings) {
             std::to_string(self.open_fds) + " open: lower rings or raise ulimit -n");
 }
 
-RingsVariant run_variant(const std::string& name, const RingsParams& p, int rings,
-                         const std::function<bool()>& should_stop) {
-    RingsVariant v;
-    v.variant = name;
-    v.rings = rings;
-    v.depth = rings ? p.depth : 0;
-    RingSet set;
-    const ProcessSnapshot before = snapshot_process(getpid());
-    v.maps_before = before.mappings;
-    v.pte_before_kb = before.vm_pte_kb;
-    const std::int64_t t_setup = now_ns();
-    try {
-        if (name == "no_mmap")
-            set.create_no_mmap(rings, static_cast<unsigned>(p.depth));
-        else if (rings > 0)
-            set.create_mmap(rings, static_cast<unsigned>(p.depth), p.dontfork);
-    } catch (const SysError& e) {
-        if (name == "no_mmap" && (e.err() == EINVAL || e.err() == EOPNOTSUPP)) {
-            v.status = std::string("unsupported: the kernel rejects IORING_SETUP_NO_MMAP (") +
-                       std::strerror(e.err()) + ")";
-            return v;
-        }
-        throw;
-    }
-    v.setup_ms = (now_ns() - t_setup) / 1e6;
-    v.ring_bytes = set.bytes();
-    const ProcessSnapshot after = snapshot_process(getpid());
-    v.maps_after = after.mappings;
-    v.pte_after_kb = after.vm_pte_kb;
+// Forks per block. The variants take turns block by block, so that drift
+// of the machine touches each alike; each block sets its rings up afresh.
+constexpr int kBlockForks = 25;
 
+void set_up(RingSet& set, const RingsVariant& v, const RingsParams& p) {
+    if (v.variant == "no_mmap")
+        set.create_no_mmap(v.rings, static_cast<unsigned>(p.depth));
+    else if (v.rings > 0)
+        set.create_mmap(v.rings, static_cast<unsigned>(p.depth), p.dontfork);
+}
+
+// One block of variant `v`: set up its rings, time `n` forks, tear down.
+// The first block also records the mappings and page tables the rings add.
+// Returns false when should_stop() fired.
+bool run_block(RingsVariant& v, const RingsParams& p, int n, int block,
+               const std::function<bool()>& should_stop) {
+    RingSet set;
+    ProcessSnapshot before;
+    if (block == 0)
+        before = snapshot_process(getpid());
+    const std::int64_t t_setup = now_ns();
+    for (int attempt = 0;; ++attempt) {
+        try {
+            set_up(set, v, p);
+            break;
+        } catch (const SysError& e) {
+            // The kernel returns the previous block's ring memory to the
+            // memlock account asynchronously: give it a moment.
+            if (block == 0 || e.err() != ENOMEM || attempt == 200)
+                throw;
+            set.reset();
+            usleep(5000);
+        }
+    }
+    v.setup_ms += (now_ns() - t_setup) / 1e6;
+    if (block == 0) {
+        const ProcessSnapshot after = snapshot_process(getpid());
+        v.ring_bytes = set.bytes();
+        v.maps_before = before.mappings;
+        v.pte_before_kb = before.vm_pte_kb;
+        v.maps_after = after.mappings;
+        v.pte_after_kb = after.vm_pte_kb;
+    }
     UsageMeter self(RUSAGE_SELF), children(RUSAGE_CHILDREN);
     const std::int64_t t_forks = now_ns();
-    v.status = "ok";
-    for (int i = 0; i < p.forks; ++i) {
+    bool stopped = false;
+    for (int i = 0; i < n; ++i) {
         if (should_stop()) {
-            v.status = "stopped";
+            stopped = true;
             break;
         }
         time_one_fork(v.fork_latency, v.fork_call);
         ++v.forks;
     }
-    v.fork_seconds = (now_ns() - t_forks) / 1e9;
-    v.usage = self.delta() + children.delta();
-
+    v.fork_seconds += (now_ns() - t_forks) / 1e9;
+    v.usage = v.usage + self.delta() + children.delta();
     const std::int64_t t_teardown = now_ns();
     set.reset();
-    v.teardown_ms = (now_ns() - t_teardown) / 1e6;
-    return v;
+    v.teardown_ms += (now_ns() - t_teardown) / 1e6;
+    return !stopped;
 }
 
 } // namespace
@@ -212,16 +225,50 @@ void validate(const RingsParams& p, const RingsCaps& caps) {
 RingsResult run_rings(const RingsParams& p, const std::function<bool()>& should_stop) {
     check_fd_headroom(p.rings);
     RingsResult r;
-    std::vector<std::string> variants = {"baseline"};
+    auto add = [&](const char* name, int rings) {
+        RingsVariant v;
+        v.variant = name;
+        v.rings = rings;
+        v.depth = rings ? p.depth : 0;
+        v.status = "ok";
+        r.variants.push_back(v);
+    };
+    add("baseline", 0);
     if (p.mmap)
-        variants.push_back(p.dontfork ? "mmap+dontfork" : "mmap");
+        add(p.dontfork ? "mmap+dontfork" : "mmap", p.rings);
     if (p.no_mmap)
-        variants.push_back("no_mmap");
-    for (const auto& name : variants) {
-        r.variants.push_back(run_variant(name, p, name == "baseline" ? 0 : p.rings, should_stop));
-        if (r.variants.back().status == "stopped") {
-            r.stopped = true;
-            break;
+        add("no_mmap", p.rings);
+
+    const int nvariants = static_cast<int>(r.variants.size());
+    int blocks = 0;
+    for (int done = 0; done < p.forks && !r.stopped; done += kBlockForks, ++blocks) {
+        const int n = std::min(kBlockForks, p.forks - done);
+        for (int k = 0; k < nvariants && !r.stopped; ++k) {
+            // Rotate which variant goes first, so none always follows a teardown.
+            RingsVariant& v = r.variants[(blocks + k) % nvariants];
+            if (v.status != "ok")
+                continue;
+            try {
+                r.stopped = !run_block(v, p, n, blocks, should_stop);
+            } catch (const SysError& e) {
+                if (blocks == 0 && v.variant == "no_mmap" &&
+                    (e.err() == EINVAL || e.err() == EOPNOTSUPP)) {
+                    v.status =
+                        std::string("unsupported: the kernel rejects IORING_SETUP_NO_MMAP (") +
+                        std::strerror(e.err()) + ")";
+                    continue;
+                }
+                throw;
+            }
+        }
+    }
+    for (auto& v : r.variants) {
+        if (r.stopped && v.status == "ok")
+            v.status = "stopped";
+        // Set-up and teardown are reported per block.
+        if (blocks > 0) {
+            v.setup_ms /= blocks;
+            v.teardown_ms /= blocks;
         }
     }
     return r;

@@ -4,7 +4,8 @@
 // mappings (io_uring_queue_init, "mmap") or all in one user-memory region
 // (IORING_SETUP_NO_MMAP, "no_mmap", as PostgreSQL 18 does with liburing >=
 // 2.5); then fork() -> child _exit(0) -> waitpid() is timed many times. A
-// zero-ring baseline is measured in the same call.
+// zero-ring baseline is measured in the same call; the variants take turns
+// in blocks of 25 forks, each block setting up its rings afresh.
 #pragma once
 
 #include "histogram.hpp"
@@ -41,9 +42,9 @@ struct RingsVariant {
     std::string status;  // "ok", "stopped", or "unsupported: why"
     int rings = 0;
     int depth = 0;
-    size_t ring_bytes = 0; // kernel ring memory (mmap) or region size (no_mmap)
-    double setup_ms = 0;
-    double teardown_ms = 0;
+    size_t ring_bytes = 0;  // kernel ring memory (mmap) or region size (no_mmap)
+    double setup_ms = 0;    // per block
+    double teardown_ms = 0; // per block
     long maps_before = 0;
     long maps_after = 0;
     long pte_before_kb = 0;
