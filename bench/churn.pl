@@ -7,7 +7,7 @@
 #
 #   perl bench/churn.pl RUNS.tsv MEDIANS.tsv
 # Environment: URINGPROBE_CHURN_SECONDS (5), URINGPROBE_CHURN_RUNS (5),
-# URINGPROBE_CHURN_CONNECTIONS ("100 400 1000").
+# URINGPROBE_CHURN_CONNECTIONS ("100 400 1000"), URINGPROBE_CHURN_CLIENTS (1).
 use strict;
 use warnings;
 use PostgreSQL::Test::Utils;
@@ -18,6 +18,7 @@ die "usage: churn.pl RUNS.tsv MEDIANS.tsv\n" unless $medians_file;
 my $seconds = $ENV{URINGPROBE_CHURN_SECONDS} // 5;
 my $runs = $ENV{URINGPROBE_CHURN_RUNS} // 5;
 my @max_connections = split ' ', ($ENV{URINGPROBE_CHURN_CONNECTIONS} // '100 400 1000');
+my $clients = $ENV{URINGPROBE_CHURN_CLIENTS} // 1;
 
 my @servers = servers();
 # One client for every cell: the newest pgbench.
@@ -81,7 +82,7 @@ for my $server (@servers)
 				my $node = $node{$io_method};
 				my $before = postmaster($node);
 				my ($out, $err) = run_command([
-					$pgbench, '-n', '-C', '-c', '1', '-j', '1', '-T', $seconds,
+					$pgbench, '-n', '-C', '-c', $clients, '-j', $clients, '-T', $seconds,
 					'-f', 'bench/churn.sql', '-h', $node->host, '-p', $node->port, 'postgres' ]);
 				my $after = postmaster($node);
 				my ($tx) = $out =~ /number of transactions actually processed: (\d+)/;
