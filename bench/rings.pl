@@ -12,7 +12,7 @@
 #
 #   perl bench/rings.pl RESULTS.tsv COMPARISON.tsv
 # Environment: URINGPROBE_RINGS ("132 432"), URINGPROBE_RINGS_FORKS (300),
-# URINGPROBE_RINGS_ROUNDS (5).
+# URINGPROBE_RINGS_ROUNDS (9).
 use strict;
 use warnings;
 use PostgreSQL::Test::Utils;
@@ -22,7 +22,7 @@ my ($results_file, $cmp_file) = @ARGV;
 die "usage: rings.pl RESULTS.tsv COMPARISON.tsv\n" unless $cmp_file;
 my @ring_counts = split ' ', ($ENV{URINGPROBE_RINGS} // '132 432');
 my $forks = $ENV{URINGPROBE_RINGS_FORKS} // 300;
-my $rounds = $ENV{URINGPROBE_RINGS_ROUNDS} // 5;
+my $rounds = $ENV{URINGPROBE_RINGS_ROUNDS} // 9;
 
 my @cols = qw(experiment variant status ops seconds ops_per_sec p50_us p99_us max_us user_ms
   sys_ms minflt rings depth ring_bytes setup_ms teardown_ms maps_before maps_after
