@@ -7,7 +7,8 @@
 #
 #   perl bench/churn.pl RUNS.tsv MEDIANS.tsv
 # Environment: URINGPROBE_CHURN_SECONDS (5), URINGPROBE_CHURN_RUNS (5),
-# URINGPROBE_CHURN_CONNECTIONS ("100 400 1000"), URINGPROBE_CHURN_CLIENTS (2): two clients keep both cores busy, so extra postmaster work shows in connection time.
+# URINGPROBE_CHURN_CONNECTIONS ("100 400 950 1000": 950 is the most that fits
+# io_uring's ring memory into a default 8 MiB memlock limit), URINGPROBE_CHURN_CLIENTS (2): two clients keep both cores busy, so extra postmaster work shows in connection time.
 use strict;
 use warnings;
 use PostgreSQL::Test::Utils;
@@ -17,7 +18,7 @@ my ($runs_file, $medians_file) = @ARGV;
 die "usage: churn.pl RUNS.tsv MEDIANS.tsv\n" unless $medians_file;
 my $seconds = $ENV{URINGPROBE_CHURN_SECONDS} // 5;
 my $runs = $ENV{URINGPROBE_CHURN_RUNS} // 5;
-my @max_connections = split ' ', ($ENV{URINGPROBE_CHURN_CONNECTIONS} // '100 400 1000');
+my @max_connections = split ' ', ($ENV{URINGPROBE_CHURN_CONNECTIONS} // '100 400 950 1000');
 my $clients = $ENV{URINGPROBE_CHURN_CLIENTS} // 2;
 
 my @servers = servers();
