@@ -212,3 +212,14 @@ stage_suite() {
 		chown -R "${URINGPROBE_CLUSTER_USER:-uringprobe}:" "$stage/suite"
 	fi
 }
+
+# Run a command in the staged suite $1 as the cluster user, with the server
+# list and the TAP modules (those of the first server, $2 = its pg_config).
+run_in_suite() {
+	local suite=$1 pg_config=$2
+	shift 2
+	(cd "$suite" && "$UP_TOOLS/as-cluster-user" env \
+		URINGPROBE_SERVERS="$suite/servers.list" \
+		PERL5LIB="$suite/tools/perl:$("$pg_config" --pkglibdir)/pgxs/src/test/perl" \
+		"$@")
+}

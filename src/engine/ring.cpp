@@ -11,12 +11,10 @@
 
 namespace uringprobe {
 
-namespace {
 size_t page_round(size_t n) {
     const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
     return (n + page - 1) / page * page;
 }
-} // namespace
 
 Ring::Ring(unsigned entries, unsigned flags) {
     params_.flags = flags;

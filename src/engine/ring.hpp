@@ -1,6 +1,7 @@
 // RAII owner of an io_uring instance created through liburing.
 #pragma once
 
+#include <cstddef>
 #include <liburing.h>
 
 namespace uringprobe {
@@ -29,6 +30,9 @@ private:
     io_uring_params params_{};
     bool live_ = false;
 };
+
+// `n` rounded up to whole pages.
+size_t page_round(size_t n);
 
 // Creates a ring with IORING_SETUP_NO_MMAP (kernel 6.5+) whose SQE array
 // and ring area live in memory the caller provides (page-aligned, zeroed,

@@ -21,12 +21,6 @@ namespace {
 
 constexpr int kMaxDepth = 32768; // the kernel's IORING_MAX_ENTRIES
 
-size_t page_size() {
-    return static_cast<size_t>(sysconf(_SC_PAGESIZE));
-}
-size_t page_round(size_t n) {
-    return (n + page_size() - 1) / page_size() * page_size();
-}
 unsigned round_pow2(unsigned v) {
     unsigned p = 1;
     while (p < v)
