@@ -19,7 +19,7 @@ SHLIB_LINK = -luring -ldl -lstdc++
 EXTRA_CLEAN = uringprobe-cli $(CLI_OBJS)
 
 PG_CONFIG ?= pg_config
-PG_CXXFLAGS = -std=c++17 -Wall -Wextra -fPIC -fno-omit-frame-pointer
+PG_CXXFLAGS = -std=c++17 -Wall -Wextra -fPIC -fno-omit-frame-pointer -pthread
 # Server headers are not ours to warn about.
 override with_llvm = no
 
@@ -36,7 +36,7 @@ override CPPFLAGS := $(patsubst -I$(includedir_server),-isystem $(includedir_ser
 all: uringprobe-cli
 
 uringprobe-cli: $(ENGINE_OBJS) $(CLI_OBJS)
-	$(CXX) $(CXXFLAGS) $(LDFLAGS) -o $@ $^ -luring -ldl
+	$(CXX) $(CXXFLAGS) $(LDFLAGS) -o $@ $^ -luring -ldl -pthread
 
 install: install-cli
 install-cli: uringprobe-cli

@@ -57,6 +57,66 @@ RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'uringprobe_rings'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
+-- Relation-style file extension in a scratch directory (dir NULL: the first
+-- of uringprobe.scratch_dirs): total_mb grown in extensions of min_blocks to
+-- max_blocks blocks (drawn with `seed`) by strategy 'fallocate',
+-- 'write_zeros', 'mdzeroextend' (PostgreSQL 16+: more than 8 blocks ->
+-- fallocate, else zeros) or 'write' (one block per write, PostgreSQL 15),
+-- through interface 'sync', 'io_uring' or 'io_uring_async' (IOSQE_ASYNC);
+-- write_data fills each new block afterwards like COPY; `sessions` threads
+-- extend one shared file under a lock, or each its own file (shared false).
+-- p50_us..max_us are per extension; extents is the files' FIEMAP count.
+CREATE FUNCTION uringprobe_extend(
+    dir text DEFAULT NULL,
+    strategy text DEFAULT 'mdzeroextend',
+    interface text DEFAULT 'sync',
+    min_blocks integer DEFAULT 1,
+    max_blocks integer DEFAULT 64,
+    total_mb integer DEFAULT 64,
+    write_data boolean DEFAULT false,
+    sessions integer DEFAULT 1,
+    shared boolean DEFAULT true,
+    seed bigint DEFAULT 1,
+    block_size integer DEFAULT 8192,
+    verify boolean DEFAULT false,
+    OUT experiment text,
+    OUT variant text,
+    OUT status text,
+    OUT ops bigint,
+    OUT seconds double precision,
+    OUT ops_per_sec double precision,
+    OUT p50_us double precision,
+    OUT p99_us double precision,
+    OUT max_us double precision,
+    OUT user_ms double precision,
+    OUT sys_ms double precision,
+    OUT strategy text,
+    OUT interface text,
+    OUT sessions bigint,
+    OUT shared text,
+    OUT min_blocks bigint,
+    OUT max_blocks bigint,
+    OUT block_size bigint,
+    OUT write_data text,
+    OUT bytes bigint,
+    OUT mb_per_sec double precision,
+    OUT fallocates bigint,
+    OUT zero_writes bigint,
+    OUT data_writes bigint,
+    OUT lock_wait_ms double precision,
+    OUT vcsw bigint,
+    OUT ivcsw bigint,
+    OUT iowq_workers bigint,
+    OUT iowq_cpu_ms double precision,
+    OUT filesystem text,
+    OUT extents bigint,
+    OUT file_bytes bigint,
+    OUT verified text,
+    OUT stale_removed bigint)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'uringprobe_extend'
+LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
+
 -- A process seen through /proc: mappings (all, and io_uring rings),
 -- io_uring and other fds, page-table and resident size, CPU time so far.
 CREATE TYPE uringprobe_process AS (
@@ -86,6 +146,11 @@ LANGUAGE C VOLATILE PARALLEL UNSAFE;
 REVOKE ALL ON FUNCTION uringprobe_rings(integer, integer, text, boolean, integer) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION uringprobe_rings(integer, integer, text, boolean, integer)
     TO pg_execute_server_program;
+-- Writing files as the server's user, in the allowed scratch directories.
+REVOKE ALL ON FUNCTION uringprobe_extend(text, text, text, integer, integer, integer, boolean,
+    integer, boolean, bigint, integer, boolean) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION uringprobe_extend(text, text, text, integer, integer, integer, boolean,
+    integer, boolean, bigint, integer, boolean) TO pg_write_server_files;
 REVOKE ALL ON FUNCTION uringprobe_postmaster() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION uringprobe_postmaster() TO pg_monitor;
 REVOKE ALL ON FUNCTION uringprobe_backend() FROM PUBLIC;

@@ -2,6 +2,7 @@
 // process, so that a backend's results can be set against a baseline.
 #include "../engine/environment.hpp"
 #include "../engine/error.hpp"
+#include "../engine/extend_experiment.hpp"
 #include "../engine/rings_experiment.hpp"
 
 #include <cerrno>
@@ -23,6 +24,7 @@ namespace {
 const char* kUsage =
     "usage: uringprobe-cli env [options]\n"
     "       uringprobe-cli rings [options]\n"
+    "       uringprobe-cli extend --dir DIR [options]\n"
     "\n"
     "env: can this process use io_uring, what does the kernel accept,\n"
     "  and what would PostgreSQL 18 with io_method=io_uring need here.\n"
@@ -42,7 +44,17 @@ const char* kUsage =
     "    --rings N (128)  --depth N (64)  --forks N (200)\n"
     "    --mode mmap|no_mmap|both (both)  --dontfork (mmap rings: MADV_DONTFORK)\n"
     "\n"
-    "Output (both commands): --format table|tsv\n";
+    "extend: grow scratch files in DIR the way PostgreSQL extends a relation:\n"
+    "    --strategy fallocate|write_zeros|mdzeroextend|write (mdzeroextend)\n"
+    "    --interface sync|io_uring|io_uring_async (sync)\n"
+    "    --blocks N | --min-blocks N (1) --max-blocks N (64)  blocks per extension,\n"
+    "                                 drawn uniformly between min and max\n"
+    "    --seed N (1)  --block-size N (8192)  --total-mb N (64)\n"
+    "    --write-data                 write each new block after extending\n"
+    "    --sessions N (1)  --separate-files (one file per session; else one shared)\n"
+    "    --verify                     read the files back and check size and content\n"
+    "\n"
+    "Output (every command): --format table|tsv\n";
 
 [[noreturn]] void usage_error(const std::string& msg) {
     std::fprintf(stderr, "uringprobe-cli: %s\n\n%s", msg.c_str(), kUsage);
@@ -203,6 +215,54 @@ int cmd_rings(int argc, char** argv) {
     return 0;
 }
 
+int cmd_extend(int argc, char** argv) {
+    up::ExtendParams p;
+    bool tsv = false;
+    Args args(argc, argv);
+    while (args.next()) {
+        const std::string opt = args.opt();
+        auto value = [&] { return args.value(); };
+        if (opt == "--dir")
+            p.dir = value();
+        else if (opt == "--strategy")
+            p.strategy = up::parse_extend_strategy(value());
+        else if (opt == "--interface")
+            p.interface = up::parse_extend_interface(value());
+        else if (opt == "--blocks")
+            p.min_blocks = p.max_blocks = parse_int(opt, value());
+        else if (opt == "--min-blocks")
+            p.min_blocks = parse_int(opt, value());
+        else if (opt == "--max-blocks")
+            p.max_blocks = parse_int(opt, value());
+        else if (opt == "--seed")
+            p.seed = static_cast<std::uint64_t>(parse_int(opt, value()));
+        else if (opt == "--block-size")
+            p.block_size = parse_int(opt, value());
+        else if (opt == "--total-mb")
+            p.total_mb = parse_int(opt, value());
+        else if (opt == "--write-data")
+            p.write_data = true;
+        else if (opt == "--sessions")
+            p.sessions = parse_int(opt, value());
+        else if (opt == "--separate-files")
+            p.shared = false;
+        else if (opt == "--verify")
+            p.verify = true;
+        else if (opt == "--format")
+            tsv = parse_format(value());
+        else if (opt == "-h" || opt == "--help") {
+            std::fputs(kUsage, stdout);
+            return 0;
+        } else
+            usage_error("unknown option '" + opt + "'");
+    }
+    if (p.dir.empty())
+        usage_error("extend needs --dir DIR");
+    up::validate(p, up::ExtendCaps{});
+    print_table(up::extend_table(up::run_extend(p, {p.dir}, [] { return false; })), tsv);
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -214,6 +274,8 @@ int main(int argc, char** argv) {
             return cmd_env(argc - 2, argv + 2);
         if (cmd == "rings")
             return cmd_rings(argc - 2, argv + 2);
+        if (cmd == "extend")
+            return cmd_extend(argc - 2, argv + 2);
         if (cmd == "-h" || cmd == "--help") {
             std::fputs(kUsage, stdout);
             return 0;

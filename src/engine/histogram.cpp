@@ -40,6 +40,17 @@ void LatencyHistogram::record(std::int64_t ns) {
     ++count_;
 }
 
+void LatencyHistogram::merge(const LatencyHistogram& other) {
+    if (other.count_ == 0)
+        return;
+    for (size_t b = 0; b < buckets_.size(); ++b)
+        buckets_[b] += other.buckets_[b];
+    min_ = count_ == 0 ? other.min_ : std::min(min_, other.min_);
+    max_ = std::max(max_, other.max_);
+    sum_ += other.sum_;
+    count_ += other.count_;
+}
+
 std::int64_t LatencyHistogram::percentile(double p) const {
     if (count_ == 0)
         return 0;

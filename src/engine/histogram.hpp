@@ -11,6 +11,8 @@ namespace uringprobe {
 class LatencyHistogram {
 public:
     void record(std::int64_t ns);
+    // Adds another histogram's samples (e.g. one per session).
+    void merge(const LatencyHistogram& other);
     std::uint64_t count() const { return count_; }
     std::int64_t min() const { return count_ ? min_ : 0; }
     std::int64_t max() const { return max_; }

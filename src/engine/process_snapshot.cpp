@@ -9,6 +9,7 @@
 #include <fstream>
 #include <string>
 #include <unistd.h>
+#include <vector>
 
 namespace uringprobe {
 
@@ -43,26 +44,10 @@ void read_status(pid_t pid, ProcessSnapshot& s) {
     }
 }
 
-// utime and stime are fields 14 and 15 of /proc/<pid>/stat, counted after
-// the parenthesised command name (which may hold spaces).
 void read_stat(pid_t pid, ProcessSnapshot& s) {
-    auto in = open_proc(pid, "stat");
-    std::string stat;
-    std::getline(in, stat);
-    const auto close = stat.rfind(')');
-    if (close == std::string::npos)
-        throw SysError(EINVAL, "parse /proc/" + std::to_string(pid) + "/stat");
-    const char* p = stat.c_str() + close + 2; // field 3 (state)
-    for (int field = 3; field < 14 && *p; ++field) {
-        p = std::strchr(p, ' ');
-        if (!p)
-            throw SysError(EINVAL, "parse /proc/" + std::to_string(pid) + "/stat");
-        ++p;
-    }
-    char* end = nullptr;
-    const double ticks = static_cast<double>(sysconf(_SC_CLK_TCK));
-    s.user_ms = std::strtoull(p, &end, 10) * 1000.0 / ticks;
-    s.sys_ms = std::strtoull(end, nullptr, 10) * 1000.0 / ticks;
+    const ProcStat st = read_proc_stat("/proc/" + std::to_string(pid) + "/stat");
+    s.user_ms = st.user_ms;
+    s.sys_ms = st.sys_ms;
 }
 
 void read_fds(pid_t pid, ProcessSnapshot& s) {
@@ -89,6 +74,36 @@ void read_fds(pid_t pid, ProcessSnapshot& s) {
 }
 
 } // namespace
+
+// Fields 14 (utime), 15 (stime) and 22 (starttime) of a stat file, counted
+// after the parenthesised command name (which may hold spaces).
+ProcStat read_proc_stat(const std::string& path) {
+    std::ifstream in(path);
+    if (!in)
+        throw SysError(errno ? errno : ENOENT, "open " + path);
+    std::string stat;
+    std::getline(in, stat);
+    const auto close = stat.rfind(')');
+    if (close == std::string::npos || close + 2 >= stat.size())
+        throw SysError(EINVAL, "parse " + path);
+    std::vector<unsigned long long> fields; // fields[0] is field 3 (state)
+    const char* p = stat.c_str() + close + 2;
+    while (*p) {
+        const char* next = std::strchr(p, ' ');
+        fields.push_back(std::strtoull(p, nullptr, 10));
+        if (!next)
+            break;
+        p = next + 1;
+    }
+    if (fields.size() < 20)
+        throw SysError(EINVAL, "parse " + path);
+    const double ticks = static_cast<double>(sysconf(_SC_CLK_TCK));
+    ProcStat r;
+    r.user_ms = fields[14 - 3] * 1000.0 / ticks;
+    r.sys_ms = fields[15 - 3] * 1000.0 / ticks;
+    r.start_ticks = fields[22 - 3];
+    return r;
+}
 
 ProcessSnapshot snapshot_process(pid_t pid) {
     ProcessSnapshot s;

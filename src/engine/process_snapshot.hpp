@@ -22,6 +22,15 @@ struct ProcessSnapshot {
     double sys_ms = 0;
 };
 
+// The CPU time and start time of a process or thread, from its stat file
+// (/proc/<pid>/stat or /proc/<pid>/task/<tid>/stat); throws SysError.
+struct ProcStat {
+    double user_ms = 0;
+    double sys_ms = 0;
+    unsigned long long start_ticks = 0; // since boot, in clock ticks
+};
+ProcStat read_proc_stat(const std::string& path);
+
 // Throws SysError when the process cannot be read (gone, or not ours).
 ProcessSnapshot snapshot_process(pid_t pid);
 

@@ -4,6 +4,10 @@
 
 #include "postgres_headers.hpp"
 
+extern "C" {
+#include "utils/wait_event.h" // pgstat_report_wait_start/end around a run
+}
+
 namespace uringprobe::pg {
 
 // The wait event "UringprobeExperiment" (PostgreSQL 17+), or the generic

@@ -2,7 +2,13 @@
 // under shared_preload_libraries _PG_init runs in the postmaster.
 #include "module.hpp"
 
+#include "../engine/scratch_file.hpp"
+
+#include <cstdio>
+#include <exception>
+
 extern "C" {
+#include "miscadmin.h"
 #include "utils/guc.h"
 }
 
@@ -15,7 +21,26 @@ namespace uringprobe::pg {
 char* scratch_dirs_setting = nullptr;
 int max_rings_setting = 4096;
 int max_forks_setting = 100000;
+int max_scratch_mb_setting = 1024;
 } // namespace uringprobe::pg
+
+// At server start (when preloaded): scratch files left by backends that
+// died without cleaning up. Problems are logged; they never stop a start.
+static void remove_stale_scratch_files() {
+    const char* list = uringprobe::pg::scratch_dirs_setting;
+    char message[1024] = {};
+    int removed = 0;
+    try {
+        for (const auto& dir : uringprobe::split_dir_list(list ? list : ""))
+            removed += uringprobe::ScratchDir(dir, {dir}).remove_stale_files();
+    } catch (const std::exception& e) {
+        snprintf(message, sizeof message, "%s", e.what());
+    }
+    if (message[0])
+        ereport(LOG, (errmsg("uringprobe: could not sweep the scratch directories: %s", message)));
+    if (removed)
+        ereport(LOG, (errmsg("uringprobe: removed %d stale scratch files", removed)));
+}
 
 void _PG_init(void) {
     DefineCustomStringVariable(
@@ -31,5 +56,11 @@ void _PG_init(void) {
                             "Most child processes one uringprobe_rings() call may fork.", nullptr,
                             &uringprobe::pg::max_forks_setting, 100000, 1, 10000000, PGC_SUSET, 0,
                             nullptr, nullptr, nullptr);
+    DefineCustomIntVariable("uringprobe.max_scratch_mb",
+                            "Most megabytes one uringprobe_extend() call may write.", nullptr,
+                            &uringprobe::pg::max_scratch_mb_setting, 1024, 1, 1048576, PGC_SUSET,
+                            GUC_UNIT_MB, nullptr, nullptr, nullptr);
     MarkGUCPrefixReserved("uringprobe");
+    if (process_shared_preload_libraries_in_progress)
+        remove_stale_scratch_files();
 }

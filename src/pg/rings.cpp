@@ -7,10 +7,6 @@
 #include "../engine/rings_experiment.hpp"
 
 extern "C" {
-#include "utils/wait_event.h"
-}
-
-extern "C" {
 PG_FUNCTION_INFO_V1(uringprobe_rings);
 Datum uringprobe_rings(PG_FUNCTION_ARGS);
 }

@@ -1,0 +1,95 @@
+// Relation-style file extension: a scratch file grows block by block the
+// way PostgreSQL grows a table, by one of the strategies PostgreSQL has
+// used, through plain syscalls or io_uring, from one or several sessions.
+//
+//   fallocate     posix_fallocate() for every extension
+//   write_zeros   pwritev() of zeroed blocks (PostgreSQL's FileZero)
+//   mdzeroextend  PostgreSQL 16+'s rule: more than 8 blocks -> fallocate,
+//                 else zeros; with extension sizes that vary, the two
+//                 alternate on one file (the COPY regression on XFS)
+//   write         one pwrite() of a zeroed block per block (PostgreSQL
+//                 15 and before, mdextend)
+//
+// Extension sizes are fixed (min_blocks == max_blocks) or drawn uniformly
+// from [min_blocks, max_blocks] by a seeded generator. Sessions are threads
+// of this process, each with its own descriptor (and ring): on one shared
+// file they extend under one lock, as backends hold the relation extension
+// lock, and write their data pages outside it; or each extends its own
+// file. Nothing here blocks signals for long or touches PostgreSQL: the
+// sessions run with every signal blocked, the calling thread polls the stop
+// callback.
+#pragma once
+
+#include "histogram.hpp"
+#include "table.hpp"
+#include "usage.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+namespace uringprobe {
+
+enum class ExtendStrategy { fallocate, write_zeros, mdzeroextend, write };
+enum class ExtendInterface { sync, io_uring, io_uring_async };
+
+struct ExtendParams {
+    std::string dir; // an allowed scratch directory
+    ExtendStrategy strategy = ExtendStrategy::mdzeroextend;
+    ExtendInterface interface = ExtendInterface::sync;
+    int min_blocks = 1; // blocks per extension
+    int max_blocks = 64;
+    std::uint64_t seed = 1;
+    int block_size = 8192;
+    int total_mb = 64;       // bytes extended by the whole call
+    bool write_data = false; // fill each new block with a data write afterwards
+    int sessions = 1;
+    bool shared = true;  // all sessions extend one file (else one file each)
+    bool verify = false; // read every file back and check size and content
+};
+
+// Caps a superuser sets so that one call cannot fill the machine.
+struct ExtendCaps {
+    int max_total_mb = 1024;
+    int max_sessions = 64;
+};
+
+// Names as used by SQL and the CLI; throw InvalidArgument listing the
+// allowed names otherwise.
+ExtendStrategy parse_extend_strategy(const std::string& name);
+ExtendInterface parse_extend_interface(const std::string& name);
+const char* to_string(ExtendStrategy s);
+const char* to_string(ExtendInterface i);
+
+void validate(const ExtendParams& p, const ExtendCaps& caps);
+
+struct ExtendResult {
+    ExtendParams params;
+    std::string status; // "ok" or "stopped"
+    long extensions = 0;
+    long fallocate_calls = 0;
+    long zero_write_calls = 0; // pwritev / IORING_OP_WRITEV of zeros
+    long data_write_calls = 0;
+    std::uint64_t bytes = 0;  // extended
+    double seconds = 0;       // from the first session's start to the last one's end
+    LatencyHistogram latency; // per extension, excluding the wait for the lock
+    double lock_wait_ms = 0;  // all sessions, shared file only
+    UsageDelta usage;         // user/sys: the whole process (io-wq workers included);
+                              // context switches: the sessions' threads
+    long iowq_workers = -1;   // io-wq workers seen (io_uring only, lower bound)
+    double iowq_cpu_ms = 0;
+    std::string filesystem;
+    long extents = -1;            // FIEMAP, summed over the files; -1: not reported
+    std::uint64_t file_bytes = 0; // size of the files at the end
+    std::string verified;         // "ok", "not checked" or what was wrong
+    int stale_removed = 0;        // leftovers of dead processes swept first
+};
+
+// `allowed` lists the scratch directories p.dir must be one of. Every
+// file is gone and every session joined when this returns or throws.
+ExtendResult run_extend(const ExtendParams& p, const std::vector<std::string>& allowed,
+                        const std::function<bool()>& should_stop);
+
+Table extend_table(const ExtendResult& r);
+
+} // namespace uringprobe
