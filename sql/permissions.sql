@@ -5,11 +5,13 @@ LOAD 'uringprobe';
 CREATE ROLE regress_uringprobe_nobody;
 CREATE ROLE regress_uringprobe_monitor IN ROLE pg_monitor;
 CREATE ROLE regress_uringprobe_program IN ROLE pg_execute_server_program;
+CREATE ROLE regress_uringprobe_writer IN ROLE pg_write_server_files;
 
 SELECT p.proname,
        has_function_privilege('regress_uringprobe_nobody', p.oid, 'EXECUTE') AS nobody,
        has_function_privilege('regress_uringprobe_monitor', p.oid, 'EXECUTE') AS monitor,
-       has_function_privilege('regress_uringprobe_program', p.oid, 'EXECUTE') AS program
+       has_function_privilege('regress_uringprobe_program', p.oid, 'EXECUTE') AS program,
+       has_function_privilege('regress_uringprobe_writer', p.oid, 'EXECUTE') AS writer
 FROM pg_proc p
 JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid
 JOIN pg_extension e ON d.refclassid = 'pg_extension'::regclass AND d.refobjid = e.oid
@@ -30,9 +32,21 @@ RESET ROLE;
 
 SET ROLE regress_uringprobe_program;
 SELECT count(*) > 0 AS allowed FROM uringprobe_rings(rings => 1, forks => 1, mode => 'mmap');
+SELECT count(*) FROM uringprobe_extend(total_mb => 1);
 RESET ROLE;
+
+-- writing scratch files: for those trusted to write the server's files,
+-- and only where a superuser allows
+SET uringprobe.scratch_dirs = '/tmp';
+SET ROLE regress_uringprobe_writer;
+SELECT status, bytes FROM uringprobe_extend(total_mb => 1);
+SELECT count(*) FROM uringprobe_extend(dir => '/var/tmp', total_mb => 1);
+SET uringprobe.scratch_dirs = '/var/tmp';
+RESET ROLE;
+RESET uringprobe.scratch_dirs;
 
 DROP ROLE regress_uringprobe_nobody;
 DROP ROLE regress_uringprobe_monitor;
 DROP ROLE regress_uringprobe_program;
+DROP ROLE regress_uringprobe_writer;
 DROP EXTENSION uringprobe;

@@ -8,7 +8,7 @@ use Test::More;
 use Uringprobe::Cluster;
 
 my $suite = "$FindBin::RealBin/..";
-my @tests = qw(environment rings permissions);
+my @tests = qw(environment rings extend permissions);
 
 for my $server (servers())
 {

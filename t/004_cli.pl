@@ -1,9 +1,11 @@
-# uringprobe-cli: the same engine in a bare process; its usage errors.
+# uringprobe-cli: the same engines in a bare process; its usage errors.
 use strict;
 use warnings;
 use PostgreSQL::Test::Utils;
 use Test::More;
 use Uringprobe::Cluster;
+
+my $scratch = PostgreSQL::Test::Utils::tempdir;
 
 for my $server (servers())
 {
@@ -21,11 +23,28 @@ for my $server (servers())
 	like($out, qr/^pg18\.io_uring\.rings\t92\t/m,
 		"$server->{name}: rings = 50 + 16 + 8 + 10 + 2 + 6 with the other defaults");
 
+	($out, $err) = run_command([ $cli, 'extend', '--dir', $scratch, '--format', 'tsv', '--interface', 'io_uring',
+		'--total-mb', '2', '--sessions', '2', '--write-data', '--verify' ]);
+	my @lines = split /\n/, $out;
+	my %r;
+	@r{ split /\t/, $lines[0] } = split /\t/, $lines[1], -1;
+	is($r{status}, 'ok', "$server->{name}: extend in a bare process");
+	is($r{verified}, 'ok', "$server->{name}: extend's file reads back as written");
+	is($r{file_bytes}, 2 * 1048576, "$server->{name}: extend grew 2 MiB");
+	opendir my $dh, $scratch or die;
+	is(scalar(grep { /^uringprobe-/ } readdir $dh), 0, "$server->{name}: extend left no file");
+
 	for my $bad (
 		[ [ 'env', '--max-connections', '0' ], qr/max_connections must be between 1 and 262143, got 0/ ],
 		[ [ 'env', '--io-max-concurrency', 'x' ], qr/--io-max-concurrency must be an integer, got 'x'/ ],
 		[ [ 'env', '--io-method', 'aio' ], qr/--io-method must be sync, worker or io_uring/ ],
 		[ [ 'env', '--bogus' ], qr/unknown option '--bogus'/ ],
+		[ ['extend'], qr/extend needs --dir DIR/ ],
+		[ [ 'extend', '--dir', $scratch, '--strategy', 'zero' ], qr/strategy must be one of fallocate, write_zeros, mdzeroextend, write, got 'zero'/ ],
+		[ [ 'extend', '--dir', $scratch, '--interface', 'aio' ], qr/interface must be one of sync, io_uring, io_uring_async/ ],
+		[ [ 'extend', '--dir', $scratch, '--blocks', '0' ], qr/min_blocks must be between 1 and 4096, got 0/ ],
+		[ [ 'extend', '--dir', $scratch, '--total-mb', '0' ], qr/total_mb must be between 1 and 1024, got 0/ ],
+		[ [ 'extend', '--dir', "$scratch/.." ], qr/dir must not contain '.' or '..' components/ ],
 		[ ['frobnicate'], qr/unknown command 'frobnicate'/ ])
 	{
 		my ($args, $msg) = @$bad;

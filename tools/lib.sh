@@ -168,6 +168,8 @@ install_extension() {
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	cp -a "$UP_ROOT/Makefile" "$UP_ROOT/uringprobe.control" "$UP_ROOT"/uringprobe--*.sql "$UP_ROOT/src" "$dir/"
+	# objects of a build in the work tree may be for another server
+	find "$dir/src" -name '*.o' -delete
 	run_logged "build uringprobe for $name" "$dir.build.log" make -C "$dir" -j"$UP_JOBS" PG_CONFIG="$pg_config"
 	if grep -E 'warning:' "$dir.build.log" >&2; then
 		die "the build for $name emitted warnings" "log: $dir.build.log"
@@ -192,6 +194,19 @@ read_servers() {
 	[ ${#NAMES[@]} -gt 0 ] || die "no servers were set up"
 }
 
+# This run's stage directory, in $stage: on the way out its scratch
+# filesystems are unmounted and it is removed, unless keep_stage=1 (set
+# when something failed: the stage then holds the logs).
+begin_stage() {
+	stage=$(make_stage "$1")
+	keep_stage=0
+	trap end_stage EXIT
+}
+end_stage() {
+	"$UP_TOOLS/scratch-fs" down "$stage/fs"
+	[ "$keep_stage" -eq 1 ] || rm -rf "$stage"
+}
+
 # A directory the cluster user owns, holding a copy of what the tests or
 # benchmarks read (the work tree may sit where that user cannot read).
 make_stage() {
@@ -214,12 +229,14 @@ stage_suite() {
 }
 
 # Run a command in the staged suite $1 as the cluster user, with the server
-# list and the TAP modules (those of the first server, $2 = its pg_config).
+# list, the scratch filesystems (fs/ beside the suite: tools/scratch-fs) and
+# the TAP modules (those of the first server, $2 = its pg_config).
 run_in_suite() {
 	local suite=$1 pg_config=$2
 	shift 2
 	(cd "$suite" && "$UP_TOOLS/as-cluster-user" env \
 		URINGPROBE_SERVERS="$suite/servers.list" \
+		URINGPROBE_SCRATCH_FS_LIST="$(dirname "$suite")/fs/filesystems.list" \
 		PERL5LIB="$suite/tools/perl:$("$pg_config" --pkglibdir)/pgxs/src/test/perl" \
 		"$@")
 }

@@ -15,6 +15,7 @@
 #include <iostream>
 #include <map>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 namespace up = uringprobe;
@@ -258,6 +259,12 @@ int cmd_extend(int argc, char** argv) {
     }
     if (p.dir.empty())
         usage_error("extend needs --dir DIR");
+    if (p.dir[0] != '/') { // relative to where the CLI runs
+        char cwd[4096];
+        if (!getcwd(cwd, sizeof cwd))
+            throw up::SysError(errno, "getcwd");
+        p.dir = std::string(cwd) + "/" + p.dir;
+    }
     up::validate(p, up::ExtendCaps{});
     print_table(up::extend_table(up::run_extend(p, {p.dir}, [] { return false; })), tsv);
     return 0;

@@ -20,7 +20,10 @@ int sqlstate_for_errno(int err) {
     switch (err) {
     case EPERM:
     case EACCES:
+    case ELOOP: // a symlink where a scratch path must have a directory
         return ERRCODE_INSUFFICIENT_PRIVILEGE;
+    case ENOENT:
+        return ERRCODE_UNDEFINED_FILE;
     case EMFILE:
     case ENFILE:
     case ENOMEM:

@@ -12,7 +12,8 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 
 our @EXPORT =
-  qw(servers io_methods start_cluster postmaster_pid io_uring_fds io_uring_mappings environment);
+  qw(servers io_methods start_cluster postmaster_pid io_uring_fds io_uring_mappings environment
+  scratch_filesystems scratch_files);
 
 # The servers set up by tools/setup-servers, from the file named by
 # URINGPROBE_SERVERS ("name<TAB>pg_config" per line).
@@ -45,6 +46,33 @@ sub servers
 		  };
 	}
 	return @servers;
+}
+
+# The filesystems tools/scratch-fs set up, from the file named by
+# URINGPROBE_SCRATCH_FS_LIST: { name, dir, status } each, status "ok" or
+# why it is unavailable. Without the list, none.
+sub scratch_filesystems
+{
+	my $file = $ENV{URINGPROBE_SCRATCH_FS_LIST} or return ();
+	open my $fh, '<', $file or die "cannot read $file: $!\n";
+	my @fs;
+	while (my $line = <$fh>)
+	{
+		chomp $line;
+		my ($name, $dir, $status) = split /\t/, $line, 3;
+		push @fs, { name => $name, dir => $dir, status => $status } if $name;
+	}
+	return @fs;
+}
+
+# The uringprobe scratch files in directory $dir.
+sub scratch_files
+{
+	my ($dir) = @_;
+	opendir my $dh, $dir or die "cannot list $dir: $!\n";
+	my @files = grep { /^uringprobe-.*\.scratch$/ } readdir $dh;
+	closedir $dh;
+	return @files;
 }
 
 # The io_methods a server has: before PostgreSQL 18, synchronous I/O only.

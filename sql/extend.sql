@@ -1,0 +1,58 @@
+-- uringprobe_extend(): the SQL surface and every argument error. /tmp is
+-- the allowed scratch directory here: it exists wherever the tests run.
+CREATE EXTENSION IF NOT EXISTS uringprobe;
+LOAD 'uringprobe';
+SET uringprobe.scratch_dirs = '/tmp';
+
+-- Every strategy and interface, fixed sizes: 1 MB in extensions of 8
+-- blocks is 16 extensions; with data written and read back.
+SELECT variant, status, ops, bytes, file_bytes, fallocates, zero_writes, data_writes, verified
+FROM (VALUES ('fallocate'), ('write_zeros'), ('mdzeroextend'), ('write')) s(strategy),
+     (VALUES ('sync'), ('io_uring'), ('io_uring_async')) i(interface),
+     LATERAL uringprobe_extend('/tmp', s.strategy, i.interface, min_blocks => 8, max_blocks => 8,
+                               total_mb => 1, write_data => true, verify => true)
+ORDER BY 1;
+
+-- mdzeroextend switches at 8 blocks: 9-block extensions use fallocate.
+SELECT fallocates, zero_writes FROM uringprobe_extend(strategy => 'mdzeroextend',
+    min_blocks => 9, max_blocks => 9, total_mb => 1);
+-- Random sizes: reproducible from the seed.
+SELECT a.ops = b.ops AS same_ops, a.fallocates = b.fallocates AS same_split
+FROM uringprobe_extend(min_blocks => 1, max_blocks => 64, total_mb => 4, seed => 7) a,
+     uringprobe_extend(min_blocks => 1, max_blocks => 64, total_mb => 4, seed => 7) b;
+-- Four sessions on one shared file, and each on its own file.
+SELECT sessions, shared, ops, file_bytes, verified
+FROM uringprobe_extend(sessions => 4, min_blocks => 4, max_blocks => 4, total_mb => 2,
+                       write_data => true, verify => true);
+SELECT sessions, shared, ops, file_bytes, verified
+FROM uringprobe_extend(sessions => 4, shared => false, min_blocks => 4, max_blocks => 4,
+                       total_mb => 2, write_data => true, verify => true);
+-- Nothing is left behind.
+SELECT count(*) AS files_left FROM pg_ls_dir('/tmp') f
+WHERE f LIKE 'uringprobe-' || pg_backend_pid() || '-%';
+
+-- Bad input: one clear error each, and the backend goes on.
+SELECT * FROM uringprobe_extend(strategy => 'posix_fallocate');
+SELECT * FROM uringprobe_extend(interface => 'aio');
+SELECT * FROM uringprobe_extend(strategy => NULL);
+SELECT * FROM uringprobe_extend(min_blocks => 0);
+SELECT * FROM uringprobe_extend(min_blocks => 8, max_blocks => 4);
+SELECT * FROM uringprobe_extend(max_blocks => 5000);
+SELECT * FROM uringprobe_extend(total_mb => 0);
+SELECT * FROM uringprobe_extend(total_mb => -1);
+SELECT * FROM uringprobe_extend(sessions => 0);
+SELECT * FROM uringprobe_extend(sessions => 65);
+SELECT * FROM uringprobe_extend(block_size => 1000);
+SELECT * FROM uringprobe_extend(shared => false, sessions => 4, total_mb => 1, block_size => 1048576);
+SET uringprobe.max_scratch_mb = 2;
+SELECT * FROM uringprobe_extend(total_mb => 3);
+RESET uringprobe.max_scratch_mb;
+SELECT * FROM uringprobe_extend(dir => 'tmp');
+SELECT * FROM uringprobe_extend(dir => '/tmp/../tmp');
+SELECT * FROM uringprobe_extend(dir => '/var/tmp');
+SET uringprobe.scratch_dirs = '';
+SELECT * FROM uringprobe_extend();
+SET uringprobe.scratch_dirs = '/tmp/uringprobe-regress-missing';
+SELECT * FROM uringprobe_extend();
+RESET uringprobe.scratch_dirs;
+SELECT 1 AS still_usable;

@@ -1,0 +1,174 @@
+# uringprobe_extend() on real filesystems (tools/scratch-fs: XFS, ext4,
+# btrfs, tmpfs on loop devices when root; a plain directory always): every
+# strategy and interface on every filesystem, a shared file grown by many
+# sessions comes out exactly right, ENOSPC, symlinks, cancellation and a
+# killed backend leave nothing behind.
+use strict;
+use warnings;
+use IPC::Run;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use Time::HiRes qw(sleep);
+use Uringprobe::Cluster;
+
+my @fs = scratch_filesystems();
+BAIL_OUT('no scratch filesystems: run through make test') unless @fs;
+my @usable = grep { $_->{status} eq 'ok' } @fs;
+my %dir_of = map { $_->{name} => $_->{dir} } @usable;
+my $dirs = join(',', map { $_->{dir} } @usable);
+
+# Columns of one result row of $sql, as a hash; dies when it fails.
+sub row
+{
+	my ($node, $sql) = @_;
+	my ($ret, $out, $err) = $node->psql('postgres', $sql,
+		extra_params => [ '--pset=tuples_only=off', '--pset=footer=off' ]);
+	die "query failed: $sql\n$err\n" if $ret != 0;
+	my ($head, $line) = split /\n/, $out;
+	my %r;
+	@r{ split /\|/, $head } = split /\|/, $line, -1;
+	return \%r;
+}
+
+sub files_left
+{
+	return map { scratch_files($_->{dir}) } @usable;
+}
+
+my @servers = servers();
+for my $server (@servers)
+{
+	my $io_method = $server->{major} >= 18 ? 'io_uring' : 'sync';
+	my $cell = "$server->{name}/$io_method";
+	# The first server gets the whole matrix; the others one run per filesystem.
+	my $full = $server == $servers[0];
+	my ($node) = start_cluster(server => $server, io_method => $io_method,
+		name => "extend_$server->{name}",
+		settings => [
+			"uringprobe.scratch_dirs = '$dirs'", "shared_preload_libraries = 'uringprobe'",
+			'restart_after_crash = on'    # the crash test below
+		]);
+	$node->safe_psql('postgres', 'CREATE EXTENSION uringprobe');
+
+	for my $fs (@fs)
+	{
+		if ($fs->{status} ne 'ok')
+		{
+		  SKIP: { skip "$cell: $fs->{name}: $fs->{status}", 1; }
+			next;
+		}
+		next if $fs->{name} eq 'tiny';
+		my @strategies = $full ? qw(fallocate write_zeros mdzeroextend write) : qw(mdzeroextend);
+		my @interfaces = $full ? qw(sync io_uring io_uring_async) : qw(sync io_uring);
+		for my $strategy (@strategies)
+		{
+			for my $interface (@interfaces)
+			{
+				my $what = "$cell: $fs->{name} $strategy/$interface";
+				my $r = row($node,
+					"SELECT * FROM uringprobe_extend('$fs->{dir}', '$strategy', '$interface', "
+					  . "min_blocks => 1, max_blocks => 32, total_mb => 2, write_data => true, "
+					  . "sessions => 2, verify => true)");
+				is($r->{status}, 'ok', "$what: completed");
+				is($r->{verified}, 'ok', "$what: the file reads back as written");
+				is($r->{file_bytes}, 2 * 1048576, "$what: exactly 2 MiB");
+				my $kind = $fs->{name} eq 'default' ? $r->{filesystem} : $fs->{name};
+				is($r->{filesystem}, $kind, "$what: on $kind");
+			}
+		}
+		is(scalar(scratch_files($fs->{dir})), 0, "$cell: $fs->{name}: no scratch file left");
+	}
+
+	# Many sessions on one shared file, random sizes: exact size and content.
+	my $big = $dir_of{xfs} // $dir_of{default};
+	for my $interface (qw(sync io_uring))
+	{
+		my $r = row($node,
+			"SELECT * FROM uringprobe_extend('$big', 'mdzeroextend', '$interface', min_blocks => 1, "
+			  . "max_blocks => 64, total_mb => 16, write_data => true, sessions => 8, verify => true)");
+		is($r->{verified}, 'ok', "$cell: 8 sessions, one shared file ($interface): content exact");
+		is($r->{file_bytes}, 16 * 1048576, "$cell: 8 sessions, one shared file ($interface): size exact");
+		cmp_ok($r->{fallocates}, '>', 0, "$cell: mdzeroextend used fallocate for large extensions");
+		cmp_ok($r->{zero_writes}, '>', 0, "$cell: ... and zeros for small ones");
+	}
+
+	# ENOSPC: a clear error, the file removed, the same session goes on.
+  SKIP:
+	{
+		skip "$cell: no tiny filesystem to fill: " . join('', map { $_->{status} } grep { $_->{name} eq 'tiny' } @fs), 4
+		  unless $dir_of{tiny};
+		for my $strategy (qw(fallocate write_zeros))
+		{
+			my ($ret, $out, $err) = $node->psql('postgres',
+				"SELECT * FROM uringprobe_extend('$dir_of{tiny}', '$strategy', total_mb => 64); SELECT 'alive'",
+				on_error_stop => 0);
+			like($err, qr/No space left on device.*\n.*HINT:  the filesystem is full/,
+				"$cell: $strategy on a full filesystem: ENOSPC with a hint");
+			like($out, qr/alive/, "$cell: $strategy: the session goes on after ENOSPC");
+		}
+		is(scalar(scratch_files($dir_of{tiny})), 0, "$cell: nothing left on the full filesystem");
+	}
+
+	# A symlink where a scratch directory should be is refused.
+	my $link = "$dir_of{default}/link";
+	unlink $link;
+	symlink($big, $link) or die "symlink: $!";
+	my ($ret, $out, $err) = $node->psql('postgres',
+		"SET uringprobe.scratch_dirs = '$link'; SELECT * FROM uringprobe_extend(total_mb => 1)");
+	like($err, qr/must be real directories, not symlinks/, "$cell: a symlinked scratch directory is refused");
+	unlink $link;
+
+	# Cancelled by statement_timeout: stops, removes its file, the session goes on.
+	($ret, $out, $err) = $node->psql('postgres',
+		"SET statement_timeout = '300ms'; "
+		  . "SELECT * FROM uringprobe_extend('$big', 'write', 'sync', total_mb => 1024, write_data => true, sessions => 2); "
+		  . "RESET statement_timeout; SELECT 'alive'",
+		on_error_stop => 0);
+	like($err, qr/canceling statement due to statement timeout/, "$cell: statement_timeout cancels a run");
+	like($out, qr/alive/, "$cell: the session goes on after the cancel");
+	is(scalar(files_left()), 0, "$cell: the cancelled run left no scratch file");
+
+	crash_cleanup($server, $node, $big, $cell) if $full;
+	$node->stop;
+}
+
+# A backend killed mid-run leaves its file; the next run in the directory,
+# or the next server start (preloaded), removes it.
+sub crash_cleanup
+{
+	my ($server, $node, $big, $cell) = @_;
+	my $killed = sub {
+		my ($o, $e) = ('', '');
+		my $h = IPC::Run::start(
+			[
+				"$server->{bindir}/psql", '-X', '-h', $node->host, '-p', $node->port, '-d', 'postgres',
+				'-c', "SELECT * FROM uringprobe_extend('$big', 'write', 'sync', total_mb => 1024, write_data => true)"
+			],
+			'>', \$o, '2>', \$e);
+		my $backend;
+		for (1 .. 200)
+		{
+			$backend = $node->safe_psql('postgres',
+				"SELECT pid FROM pg_stat_activity WHERE query LIKE '%uringprobe_extend(%' AND pid <> pg_backend_pid()");
+			last if $backend && scratch_files($big);
+			sleep 0.05;
+		}
+		die "the long run did not start\n" unless $backend && scratch_files($big);
+		kill 'KILL', $backend;
+		$h->finish;
+		$node->poll_query_until('postgres', 'SELECT true') or die "the server did not recover\n";
+		return $backend;
+	};
+	$killed->();
+	is(scalar(scratch_files($big)), 1, "$cell: a killed backend leaves its scratch file");
+	my $r = row($node, "SELECT * FROM uringprobe_extend('$big', total_mb => 1)");
+	is($r->{stale_removed}, 1, "$cell: the next run in that directory removes it");
+	is(scalar(scratch_files($big)), 0, "$cell: ... and leaves none of its own");
+
+	$killed->();
+	$node->restart;
+	is(scalar(scratch_files($big)), 0, "$cell: a server start (preloaded) removes a killed backend's file");
+	like(slurp_file($node->logfile), qr/uringprobe: removed 1 stale scratch files/, "$cell: ... and logs it");
+}
+
+done_testing();
