@@ -12,6 +12,7 @@
 use strict;
 use warnings;
 use PostgreSQL::Test::Utils;
+use Uringprobe::Bench;
 use Uringprobe::Cluster;
 
 my ($runs_file, $medians_file) = @ARGV;
@@ -35,12 +36,6 @@ sub postmaster
 	return { cpu_ms => $cpu_ms, maps => $maps, fds => $fds };
 }
 
-sub median
-{
-	my @v = sort { $a <=> $b } grep { defined && $_ ne '' } @_;
-	return '' unless @v;
-	return @v % 2 ? $v[$#v / 2] : ($v[@v / 2 - 1] + $v[@v / 2]) / 2;
-}
 
 my @cols = qw(server io_method max_connections run status conn_ms tps connections
   pm_cpu_us_per_conn pm_io_uring_mappings pm_io_uring_fds);

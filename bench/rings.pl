@@ -16,6 +16,7 @@
 use strict;
 use warnings;
 use PostgreSQL::Test::Utils;
+use Uringprobe::Bench;
 use Uringprobe::Cluster;
 
 my ($results_file, $cmp_file) = @ARGV;
@@ -28,19 +29,7 @@ my @cols = qw(experiment variant status ops seconds ops_per_sec p50_us p99_us ma
   sys_ms minflt rings depth ring_bytes setup_ms teardown_ms maps_before maps_after
   vmpte_before_kb vmpte_after_kb fork_call_p50_us fork_call_p99_us);
 
-sub parse_rows
-{
-	my ($text, $sep) = @_;
-	my @lines = grep { length } split /\n/, $text;
-	my @hdr = split /$sep/, shift @lines;
-	return map { my %r; @r{@hdr} = split /$sep/, $_, -1; \%r } @lines;
-}
 
-sub median
-{
-	my @v = sort { $a <=> $b } @_;
-	return @v % 2 ? $v[$#v / 2] : ($v[@v / 2 - 1] + $v[@v / 2]) / 2;
-}
 
 sub cpu_per_fork { my ($r) = @_; return ($r->{user_ms} + $r->{sys_ms}) * 1000 / $r->{ops}; }
 

@@ -1,0 +1,20 @@
+# Concurrent COPY: execution time vs clients, a line per configuration
+# (server/io_method/file_extend_method), a panel per filesystem.
+#   gnuplot -e "data='copy.tsv'; out='copy.png'; ncols=N; filesystems='xfs ext4'" bench/copy.gp
+set terminal pngcairo size 1400,600 font ",10"
+set output out
+set datafile separator "\t"
+set termoption noenhanced
+set grid
+set logscale x 2
+set xlabel "clients"
+set ylabel "execution time (s)"
+set yrange [0:*]
+set key below
+set multiplot layout 1, words(filesystems) title "COPY of a fixed volume into one table (median seconds)"
+do for [f = 1:words(filesystems)] {
+    fs = word(filesystems, f)
+    set title fs
+    plot for [i = 3:ncols] data using 2:(strcol(1) eq fs ? column(i) : 1/0) with linespoints title columnhead(i)
+}
+unset multiplot

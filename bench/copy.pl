@@ -1,0 +1,177 @@
+# Concurrent COPY into one table (seeds/003_*): a fixed total volume copied
+# by 1, 2, 4, 8 ... pgbench clients (bench/copy.sql, data from
+# bench/copy-data.pl) into a table whose tablespace lies on the filesystem
+# under test, over server x io_method x file_extend_method x filesystem.
+# Per run: the wall time, and where the server has pg_stat_io (16+) the
+# relation extensions and their time (track_io_timing). file_extend_method
+# (PostgreSQL 18.2+) is switched by a reload, so its values take turns in
+# one cluster; each run copies into a freshly created table.
+#
+#   perl bench/copy.pl RUNS.tsv TABLE.tsv EXTENDS.tsv
+# TABLE.tsv has the seed's shape: a row per filesystem and client count,
+# a column per configuration, median seconds. EXTENDS.tsv: per
+# configuration, filesystem and client count the median relation
+# extensions and their time from pg_stat_io (blank before 16).
+# Environment: URINGPROBE_COPY_MB (256, in total per run),
+# URINGPROBE_COPY_CHUNK_MB (16, per COPY), URINGPROBE_COPY_CLIENTS
+# ("1 2 4 8"), URINGPROBE_COPY_ROUNDS (3), URINGPROBE_COPY_FS ("xfs ext4"),
+# URINGPROBE_COPY_IO_METHODS ("sync io_uring"), URINGPROBE_COPY_SERVERS
+# (default: the last server of each major version).
+use strict;
+use warnings;
+use Cwd;
+use PostgreSQL::Test::Utils;
+use Time::HiRes qw(time sleep);
+use Uringprobe::Bench;
+use Uringprobe::Cluster;
+
+my ($runs_file, $table_file, $extends_file) = @ARGV;
+die "usage: copy.pl RUNS.tsv TABLE.tsv EXTENDS.tsv\n" unless $extends_file;
+my $total_mb = $ENV{URINGPROBE_COPY_MB} // 256;
+my $chunk_mb = $ENV{URINGPROBE_COPY_CHUNK_MB} // 16;
+my @clients = split ' ', ($ENV{URINGPROBE_COPY_CLIENTS} // '1 2 4 8');
+my $rounds = $ENV{URINGPROBE_COPY_ROUNDS} // 3;
+my @fs = bench_filesystems($ENV{URINGPROBE_COPY_FS} // 'xfs ext4');
+my @io_methods = split ' ', ($ENV{URINGPROBE_COPY_IO_METHODS} // 'sync io_uring');
+
+my $copies = int($total_mb / $chunk_mb);
+die "URINGPROBE_COPY_MB ($total_mb) must be a multiple of URINGPROBE_COPY_CHUNK_MB ($chunk_mb)\n"
+  unless $copies * $chunk_mb == $total_mb;
+for my $c (@clients)
+{
+	die "$copies copies of $chunk_mb MB cannot be split evenly among $c clients\n" if $copies % $c;
+}
+
+my @servers = servers();
+if (my $names = $ENV{URINGPROBE_COPY_SERVERS})
+{
+	my %want = map { $_ => 1 } split ' ', $names;
+	@servers = grep { $want{ $_->{name} } } @servers;
+	die "none of the servers '$names' is set up\n" unless @servers;
+}
+else
+{
+	my %last = map { $_->{major} => $_ } @servers;
+	@servers = grep { $last{ $_->{major} } == $_ } @servers;
+}
+my ($client) = sort { $b->{major} <=> $a->{major} } @servers;
+my $pgbench = "$client->{bindir}/pgbench";
+
+# absolute: the server reads it
+my $datafile = Cwd::abs_path($PostgreSQL::Test::Utils::tmp_check) . "/copy-data.csv";
+system('perl', 'bench/copy-data.pl', $datafile, $chunk_mb) == 0 or die "could not generate $datafile\n";
+
+my $runs = tsv_open($runs_file, qw(server io_method file_extend_method fs clients round seconds
+	  relation_mb extends extend_ms));
+my %seconds;    # config -> fs -> clients -> [seconds]
+my %extends;    # config -> fs -> clients -> [[extends, extend_ms]]
+my @configs;
+
+# The client backends of a run have exited (and so flushed their I/O
+# statistics) once only this session is left.
+sub wait_for_clients_gone
+{
+	my ($node) = @_;
+	$node->poll_query_until('postgres',
+		"SELECT count(*) = 1 FROM pg_stat_activity WHERE backend_type = 'client backend'")
+	  or die "pgbench's backends did not exit\n";
+}
+
+for my $server (@servers)
+{
+	for my $io_method ($server->{major} >= 18 ? @io_methods : ('sync'))
+	{
+		my $cell = "$server->{name}/$io_method";
+		my ($node) = start_cluster(
+			server => $server,
+			io_method => $io_method,
+			name => "copy_$server->{name}_$io_method",
+			settings => [
+				'max_wal_size = 4GB', 'checkpoint_timeout = 30min', 'shared_buffers = 256MB',
+				'track_io_timing = on', 'max_connections = ' . (20 + 2 * (sort { $b <=> $a } @clients)[0])
+			]);
+		my $has_stat_io = $server->{major} >= 16;
+		my $has_fem = $node->safe_psql('postgres',
+			"SELECT count(*) FROM pg_settings WHERE name = 'file_extend_method'");
+		my @fems = $has_fem ? qw(posix_fallocate write_zeros) : ('n/a');
+		for my $fs (@fs)
+		{
+			my $dir = "$fs->{dir}/ts-$server->{name}-$io_method";
+			mkdir $dir or die "cannot create $dir: $!\n";
+			$node->safe_psql('postgres', "CREATE TABLESPACE ts_$fs->{name} LOCATION '$dir'");
+		}
+		for my $fem (@fems)
+		{
+			my $config = join('/', $server->{name}, $io_method, $fem eq 'n/a' ? () : $fem);
+			push @configs, $config;
+		}
+		for my $round (1 .. $rounds)
+		{
+			for my $fs (@fs)
+			{
+				for my $fem (@fems)
+				{
+					my $config = join('/', $server->{name}, $io_method, $fem eq 'n/a' ? () : $fem);
+					if ($fem ne 'n/a')
+					{
+						$node->safe_psql('postgres', "ALTER SYSTEM SET file_extend_method = '$fem'");
+						$node->reload;
+						$node->poll_query_until('postgres', "SELECT current_setting('file_extend_method') = '$fem'")
+						  or die "$cell: file_extend_method did not become $fem\n";
+					}
+					for my $c (@clients)
+					{
+						$node->safe_psql('postgres',
+							"DROP TABLE IF EXISTS copy_target; "
+							  . "CREATE TABLE copy_target (id bigint, n int, t text) TABLESPACE ts_$fs->{name}; "
+							  . 'CHECKPOINT'
+							  . ($has_stat_io ? "; SELECT pg_stat_reset_shared('io')" : ''));
+						my $start = time;
+						my ($out, $err) = run_command([
+							$pgbench, '-n', '-c', $c, '-j', $c, '-t', $copies / $c, '-f', 'bench/copy.sql',
+							'-D', "datafile=$datafile", '-h', $node->host, '-p', $node->port, 'postgres' ]);
+						my $seconds = time - $start;
+						die "$cell: pgbench failed:\n$out\n$err\n" unless $out =~ /actually processed: $copies\/$copies/;
+						wait_for_clients_gone($node);
+						my ($rel_mb, $extends, $extend_ms) = split /\|/, $node->safe_psql('postgres',
+							"SELECT pg_relation_size('copy_target') / 1048576"
+							  . ($has_stat_io
+								? ", sum(extends), round(sum(extend_time)::numeric, 1) FROM pg_stat_io WHERE object = 'relation'"
+								: ", NULL, NULL"));
+						tsv_row($runs, $server->{name}, $io_method, $fem, $fs->{name}, $c, $round,
+							sprintf('%.3f', $seconds), $rel_mb, $extends, $extend_ms);
+						push @{ $seconds{$config}{ $fs->{name} }{$c} }, $seconds;
+						push @{ $extends{$config}{ $fs->{name} }{$c} }, [ $extends, $extend_ms ];
+					}
+				}
+			}
+		}
+		$node->stop;
+	}
+}
+close $runs;
+
+my $table = tsv_open($table_file, 'fs', 'clients', @configs);
+for my $fs (@fs)
+{
+	for my $c (@clients)
+	{
+		tsv_row($table, $fs->{name}, $c,
+			map { sprintf('%.3f', median(@{ $seconds{$_}{ $fs->{name} }{$c} })) } @configs);
+	}
+}
+close $table;
+
+my $ext = tsv_open($extends_file, qw(config fs clients extends extend_ms));
+for my $config (@configs)
+{
+	for my $fs (@fs)
+	{
+		for my $c (@clients)
+		{
+			my @r = @{ $extends{$config}{ $fs->{name} }{$c} };
+			tsv_row($ext, $config, $fs->{name}, $c, median(map { $_->[0] } @r), median(map { $_->[1] } @r));
+		}
+	}
+}
+close $ext;

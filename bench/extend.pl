@@ -1,0 +1,160 @@
+# Relation-style file extension (seeds/003_*) on real filesystems, in two
+# shapes:
+#
+#  1. Sessions sharing one file, as backends share a relation: the same
+#     uringprobe_extend() call in a backend and `uringprobe-cli extend` in
+#     a bare process, in rounds that alternate which goes first, over
+#     filesystem x strategy x interface x sessions. Random extension sizes
+#     (1..64 blocks, seeded by the round), each new block written like COPY
+#     fills pages. The backend/CLI ratio shows what the backend adds.
+#  2. Many backends at once from pgbench (bench/extend.sql), each extending
+#     its own file, a fixed total volume split among 1, 2, 4 ... clients.
+#
+#   perl bench/extend.pl RUNS.tsv COMPARISON.tsv PGBENCH.tsv
+# Environment: URINGPROBE_EXTEND_FS ("xfs ext4"), URINGPROBE_EXTEND_MB (512,
+# per call or pgbench run), URINGPROBE_EXTEND_ROUNDS (3),
+# URINGPROBE_EXTEND_SESSIONS ("1 4"), URINGPROBE_EXTEND_INTERFACES
+# ("sync io_uring"), URINGPROBE_EXTEND_CLIENTS ("1 2 4").
+use strict;
+use warnings;
+use PostgreSQL::Test::Utils;
+use Time::HiRes qw(time);
+use Uringprobe::Bench;
+use Uringprobe::Cluster;
+
+my ($runs_file, $cmp_file, $pgbench_file) = @ARGV;
+die "usage: extend.pl RUNS.tsv COMPARISON.tsv PGBENCH.tsv\n" unless $pgbench_file;
+my @fs = bench_filesystems($ENV{URINGPROBE_EXTEND_FS} // 'xfs ext4');
+my $mb = $ENV{URINGPROBE_EXTEND_MB} // 512;
+my $rounds = $ENV{URINGPROBE_EXTEND_ROUNDS} // 3;
+my @sessions = split ' ', ($ENV{URINGPROBE_EXTEND_SESSIONS} // '1 4');
+my @interfaces = split ' ', ($ENV{URINGPROBE_EXTEND_INTERFACES} // 'sync io_uring');
+my @clients = split ' ', ($ENV{URINGPROBE_EXTEND_CLIENTS} // '1 2 4');
+my @strategies = qw(fallocate write_zeros mdzeroextend);
+
+# The newest server runs the backend side; io_method does not matter here.
+my ($server) = sort { $b->{major} <=> $a->{major} } servers();
+my $cli = "$server->{bindir}/uringprobe-cli";
+my ($node) = start_cluster(
+	server => $server,
+	name => 'extend_bench',
+	settings => [
+		"uringprobe.scratch_dirs = '" . join(',', map { $_->{dir} } @fs) . "'",
+		"uringprobe.max_scratch_mb = $mb",
+		"max_connections = " . (20 + 2 * (sort { $b <=> $a } @clients)[0])
+	]);
+$node->safe_psql('postgres', 'CREATE EXTENSION uringprobe');
+
+my @cols = qw(experiment variant status ops seconds ops_per_sec p50_us p99_us max_us user_ms
+  sys_ms strategy interface sessions shared min_blocks max_blocks block_size write_data bytes
+  mb_per_sec fallocates zero_writes data_writes lock_wait_ms vcsw ivcsw iowq_workers
+  iowq_cpu_ms filesystem extents file_bytes verified stale_removed);
+my $runs = tsv_open($runs_file, qw(fs where round), @cols);
+
+sub in_backend
+{
+	my ($fs, $strategy, $interface, $sessions, $round) = @_;
+	my $out = $node->safe_psql('postgres',
+		"SELECT * FROM uringprobe_extend('$fs->{dir}', '$strategy', '$interface', min_blocks => 1, "
+		  . "max_blocks => 64, total_mb => $mb, write_data => true, sessions => $sessions, "
+		  . "seed => $round)",
+		extra_params => [ '--pset=tuples_only=off', '--pset=footer=off' ]);
+	return (parse_rows($out, '\|'))[0];
+}
+
+sub in_cli
+{
+	my ($fs, $strategy, $interface, $sessions, $round) = @_;
+	my ($out, $err) = run_command([
+		$cli, 'extend', '--dir', $fs->{dir}, '--strategy', $strategy, '--interface', $interface,
+		'--min-blocks', 1, '--max-blocks', 64, '--total-mb', $mb, '--write-data',
+		'--sessions', $sessions, '--seed', $round, '--format', 'tsv' ]);
+	die "uringprobe-cli extend failed: $err\n" unless $out =~ /\n/;
+	return (parse_rows($out, '\t'))[0];
+}
+
+# 1. Backend and CLI side by side.
+my %seconds;    # fs/strategy/interface/sessions -> where -> [seconds]
+my %last;       # ... -> the backend's last row
+for my $round (1 .. $rounds)
+{
+	for my $fs (@fs)
+	{
+		for my $strategy (@strategies)
+		{
+			for my $interface (@interfaces)
+			{
+				for my $n (@sessions)
+				{
+					my $key = join('/', $fs->{name}, $strategy, $interface, $n);
+					my @order = $round % 2 ? qw(backend cli) : qw(cli backend);
+					for my $where (@order)
+					{
+						my $r = $where eq 'backend'
+						  ? in_backend($fs, $strategy, $interface, $n, $round)
+						  : in_cli($fs, $strategy, $interface, $n, $round);
+						tsv_row($runs, $fs->{name}, $where, $round, map { $r->{$_} } @cols);
+						push @{ $seconds{$key}{$where} }, $r->{seconds};
+						push @{ $seconds{$key}{"$where.p99"} }, $r->{p99_us};
+						push @{ $seconds{$key}{"$where.max"} }, $r->{max_us};
+						$last{$key} = $r if $where eq 'backend';
+					}
+				}
+			}
+		}
+	}
+}
+close $runs;
+
+my $cmp = tsv_open($cmp_file, qw(fs strategy interface sessions rounds backend_s cli_s ratio
+	  backend_mb_s p99_us max_ms extents fallocates zero_writes iowq_workers));
+for my $fs (@fs)
+{
+	for my $strategy (@strategies)
+	{
+		for my $interface (@interfaces)
+		{
+			for my $n (@sessions)
+			{
+				my $key = join('/', $fs->{name}, $strategy, $interface, $n);
+				my $s = $seconds{$key};
+				my ($b, $c) = (median(@{ $s->{backend} }), median(@{ $s->{cli} }));
+				my $r = $last{$key};
+				tsv_row($cmp, $fs->{name}, $strategy, $interface, $n, $rounds,
+					sprintf('%.3f', $b), sprintf('%.3f', $c), sprintf('%.2f', $b / $c),
+					sprintf('%.0f', $mb / $b), sprintf('%.0f', median(@{ $s->{'backend.p99'} })),
+					sprintf('%.1f', median(@{ $s->{'backend.max'} }) / 1000),
+					$r->{extents}, $r->{fallocates}, $r->{zero_writes}, $r->{iowq_workers});
+			}
+		}
+	}
+}
+close $cmp;
+
+# 2. Many backends at once: pgbench clients, each its own file.
+my $pgb = tsv_open($pgbench_file, qw(fs strategy clients rounds seconds mb_per_s));
+for my $fs (@fs)
+{
+	for my $strategy (@strategies)
+	{
+		for my $c (@clients)
+		{
+			my @t;
+			for my $round (1 .. $rounds)
+			{
+				my $start = time;
+				my ($out, $err) = run_command([
+					"$server->{bindir}/pgbench", '-n', '-c', $c, '-j', $c, '-t', 1,
+					'-f', 'bench/extend.sql', '-D', "dir=$fs->{dir}", '-D', "strategy=$strategy",
+					'-D', 'mb=' . int($mb / $c), '-h', $node->host, '-p', $node->port, 'postgres' ]);
+				push @t, time - $start;
+				die "pgbench failed:\n$out\n$err\n" unless $out =~ /actually processed: $c\/$c/;
+			}
+			my $s = median(@t);
+			tsv_row($pgb, $fs->{name}, $strategy, $c, $rounds, sprintf('%.3f', $s),
+				sprintf('%.0f', int($mb / $c) * $c / $s));
+		}
+	}
+}
+close $pgb;
+$node->stop;
