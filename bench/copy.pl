@@ -1,7 +1,10 @@
 # Concurrent COPY into one table (seeds/003_*): a fixed total volume copied
 # by 1, 2, 4, 8 ... pgbench clients (bench/copy.sql, data from
-# bench/copy-data.pl) into a table whose tablespace lies on the filesystem
-# under test, over server x io_method x file_extend_method x filesystem.
+# bench/copy-data.pl) into one table on the filesystem under test, over
+# server x io_method x file_extend_method x filesystem. The whole cluster
+# lives on that filesystem (URINGPROBE_COPY_PLACEMENT=cluster, the default,
+# as in the seed), or only the table's tablespace (=tablespace: WAL and
+# catalogs elsewhere, the relation's extension alone on the filesystem).
 # Per run: the wall time, and where the server has pg_stat_io (16+) the
 # relation extensions and their time (track_io_timing). file_extend_method
 # (PostgreSQL 18.2+) is switched by a reload, so its values take turns in
@@ -33,6 +36,9 @@ my @clients = split ' ', ($ENV{URINGPROBE_COPY_CLIENTS} // '1 2 4 8');
 my $rounds = $ENV{URINGPROBE_COPY_ROUNDS} // 3;
 my @fs = bench_filesystems($ENV{URINGPROBE_COPY_FS} // 'xfs ext4');
 my @io_methods = split ' ', ($ENV{URINGPROBE_COPY_IO_METHODS} // 'sync io_uring');
+my $placement = $ENV{URINGPROBE_COPY_PLACEMENT} // 'cluster';
+die "URINGPROBE_COPY_PLACEMENT must be cluster or tablespace, got '$placement'\n"
+  unless $placement =~ /^(cluster|tablespace)$/;
 
 my $copies = int($total_mb / $chunk_mb);
 die "URINGPROBE_COPY_MB ($total_mb) must be a multiple of URINGPROBE_COPY_CHUNK_MB ($chunk_mb)\n"
@@ -77,77 +83,93 @@ sub wait_for_clients_gone
 	  or die "pgbench's backends did not exit\n";
 }
 
+# One cluster per server and io_method (placement tablespace: a tablespace
+# per filesystem in it), or per server, io_method and filesystem (cluster).
 for my $server (@servers)
 {
 	for my $io_method ($server->{major} >= 18 ? @io_methods : ('sync'))
 	{
-		my $cell = "$server->{name}/$io_method";
-		my ($node) = start_cluster(
-			server => $server,
-			io_method => $io_method,
-			name => "copy_$server->{name}_$io_method",
-			settings => [
-				'max_wal_size = 4GB', 'checkpoint_timeout = 30min', 'shared_buffers = 256MB',
-				'track_io_timing = on', 'max_connections = ' . (20 + 2 * (sort { $b <=> $a } @clients)[0])
-			]);
-		my $has_stat_io = $server->{major} >= 16;
-		my $has_fem = $node->safe_psql('postgres',
-			"SELECT count(*) FROM pg_settings WHERE name = 'file_extend_method'");
-		my @fems = $has_fem ? qw(posix_fallocate write_zeros) : ('n/a');
-		for my $fs (@fs)
+		my @groups = $placement eq 'cluster' ? (map { [$_] } @fs) : ([@fs]);
+		run_cell($server, $io_method, @$_) for @groups;
+	}
+}
+
+sub run_cell
+{
+	my ($server, $io_method, @cell_fs) = @_;
+	my $cell = "$server->{name}/$io_method";
+	my $name = "copy_$server->{name}_$io_method" . ($placement eq 'cluster' ? "_$cell_fs[0]{name}" : '');
+	my ($node) = start_cluster(
+		server => $server,
+		io_method => $io_method,
+		name => $name,
+		data_on => $placement eq 'cluster' ? $cell_fs[0]{dir} : undef,
+		settings => [
+			'max_wal_size = 4GB', 'checkpoint_timeout = 30min', 'shared_buffers = 256MB',
+			'track_io_timing = on', 'max_connections = ' . (20 + 2 * (sort { $b <=> $a } @clients)[0])
+		]);
+	my $has_stat_io = $server->{major} >= 16;
+	my $has_fem = $node->safe_psql('postgres',
+		"SELECT count(*) FROM pg_settings WHERE name = 'file_extend_method'");
+	my @fems = $has_fem ? qw(posix_fallocate write_zeros) : ('n/a');
+	my %tablespace = map { $_->{name} => 'pg_default' } @cell_fs;
+	if ($placement eq 'tablespace')
+	{
+		for my $fs (@cell_fs)
 		{
 			my $dir = "$fs->{dir}/ts-$server->{name}-$io_method";
 			mkdir $dir or die "cannot create $dir: $!\n";
 			$node->safe_psql('postgres', "CREATE TABLESPACE ts_$fs->{name} LOCATION '$dir'");
+			$tablespace{ $fs->{name} } = "ts_$fs->{name}";
 		}
-		for my $fem (@fems)
+	}
+	for my $fem (@fems)
+	{
+		my $config = join('/', $server->{name}, $io_method, $fem eq 'n/a' ? () : $fem);
+		push @configs, $config unless grep { $_ eq $config } @configs;
+	}
+	for my $round (1 .. $rounds)
+	{
+		for my $fs (@cell_fs)
 		{
-			my $config = join('/', $server->{name}, $io_method, $fem eq 'n/a' ? () : $fem);
-			push @configs, $config;
-		}
-		for my $round (1 .. $rounds)
-		{
-			for my $fs (@fs)
+			for my $fem (@fems)
 			{
-				for my $fem (@fems)
+				my $config = join('/', $server->{name}, $io_method, $fem eq 'n/a' ? () : $fem);
+				if ($fem ne 'n/a')
 				{
-					my $config = join('/', $server->{name}, $io_method, $fem eq 'n/a' ? () : $fem);
-					if ($fem ne 'n/a')
-					{
-						$node->safe_psql('postgres', "ALTER SYSTEM SET file_extend_method = '$fem'");
-						$node->reload;
-						$node->poll_query_until('postgres', "SELECT current_setting('file_extend_method') = '$fem'")
-						  or die "$cell: file_extend_method did not become $fem\n";
-					}
-					for my $c (@clients)
-					{
-						$node->safe_psql('postgres',
-							"DROP TABLE IF EXISTS copy_target; "
-							  . "CREATE TABLE copy_target (id bigint, n int, t text) TABLESPACE ts_$fs->{name}; "
-							  . 'CHECKPOINT'
-							  . ($has_stat_io ? "; SELECT pg_stat_reset_shared('io')" : ''));
-						my $start = time;
-						my ($out, $err) = run_command([
-							$pgbench, '-n', '-c', $c, '-j', $c, '-t', $copies / $c, '-f', 'bench/copy.sql',
-							'-D', "datafile=$datafile", '-h', $node->host, '-p', $node->port, 'postgres' ]);
-						my $seconds = time - $start;
-						die "$cell: pgbench failed:\n$out\n$err\n" unless $out =~ /actually processed: $copies\/$copies/;
-						wait_for_clients_gone($node);
-						my ($rel_mb, $extends, $extend_ms) = split /\|/, $node->safe_psql('postgres',
-							"SELECT pg_relation_size('copy_target') / 1048576"
-							  . ($has_stat_io
-								? ", sum(extends), round(sum(extend_time)::numeric, 1) FROM pg_stat_io WHERE object = 'relation'"
-								: ", NULL, NULL"));
-						tsv_row($runs, $server->{name}, $io_method, $fem, $fs->{name}, $c, $round,
-							sprintf('%.3f', $seconds), $rel_mb, $extends, $extend_ms);
-						push @{ $seconds{$config}{ $fs->{name} }{$c} }, $seconds;
-						push @{ $extends{$config}{ $fs->{name} }{$c} }, [ $extends, $extend_ms ];
-					}
+					$node->safe_psql('postgres', "ALTER SYSTEM SET file_extend_method = '$fem'");
+					$node->reload;
+					$node->poll_query_until('postgres', "SELECT current_setting('file_extend_method') = '$fem'")
+					  or die "$cell: file_extend_method did not become $fem\n";
+				}
+				for my $c (@clients)
+				{
+					$node->safe_psql('postgres',
+						"DROP TABLE IF EXISTS copy_target; "
+						  . "CREATE TABLE copy_target (id bigint, n int, t text) TABLESPACE $tablespace{$fs->{name}}; "
+						  . 'CHECKPOINT'
+						  . ($has_stat_io ? "; SELECT pg_stat_reset_shared('io')" : ''));
+					my $start = time;
+					my ($out, $err) = run_command([
+						$pgbench, '-n', '-c', $c, '-j', $c, '-t', $copies / $c, '-f', 'bench/copy.sql',
+						'-D', "datafile=$datafile", '-h', $node->host, '-p', $node->port, 'postgres' ]);
+					my $seconds = time - $start;
+					die "$cell: pgbench failed:\n$out\n$err\n" unless $out =~ /actually processed: $copies\/$copies/;
+					wait_for_clients_gone($node);
+					my ($rel_mb, $extends, $extend_ms) = split /\|/, $node->safe_psql('postgres',
+						"SELECT pg_relation_size('copy_target') / 1048576"
+						  . ($has_stat_io
+							? ", sum(extends), round(sum(extend_time)::numeric, 1) FROM pg_stat_io WHERE object = 'relation'"
+							: ", NULL, NULL"));
+					tsv_row($runs, $server->{name}, $io_method, $fem, $fs->{name}, $c, $round,
+						sprintf('%.3f', $seconds), $rel_mb, $extends, $extend_ms);
+					push @{ $seconds{$config}{ $fs->{name} }{$c} }, $seconds;
+					push @{ $extends{$config}{ $fs->{name} }{$c} }, [ $extends, $extend_ms ];
 				}
 			}
 		}
-		$node->stop;
 	}
+	$node->stop;
 }
 close $runs;
 

@@ -83,7 +83,8 @@ sub io_methods
 }
 
 # Start a cluster of $p{server} with $p{io_method} and extra settings
-# ($p{settings}, postgresql.conf lines). With fail_ok => 1 a refused start
+# ($p{settings}, postgresql.conf lines). With data_on => DIR the data
+# directory (WAL included) lives in DIR, e.g. on a scratch filesystem. With fail_ok => 1 a refused start
 # returns the node unstarted instead of bailing out. Every started cell
 # checks SHOW io_method itself: TEMP_CONFIG could have overridden it.
 sub start_cluster
@@ -97,6 +98,7 @@ sub start_cluster
 	my $node = PostgreSQL::Test::Cluster->new($name,
 		install_path => $server->{install_path});
 	$node->init;
+	place_data_directory($node, "$p{data_on}/$name") if $p{data_on};
 	my $conf = '';
 	$conf .= "io_method = $io_method\n" if $server->{major} >= 18;
 	$conf .= "$_\n" for @{ $p{settings} // [] };
@@ -118,6 +120,18 @@ sub start_cluster
 		  unless $got eq 'absent';
 	}
 	return ($node, 1);
+}
+
+# Move a freshly initialised data directory to $target (another filesystem)
+# and leave a symlink where the node expects it.
+sub place_data_directory
+{
+	my ($node, $target) = @_;
+	my $pgdata = $node->data_dir;
+	die "$target exists already\n" if -e $target;
+	system('cp', '-a', $pgdata, $target) == 0 or die "cannot copy $pgdata to $target\n";
+	system('rm', '-rf', $pgdata) == 0 or die "cannot remove $pgdata\n";
+	symlink($target, $pgdata) or die "cannot link $pgdata to $target: $!\n";
 }
 
 sub postmaster_pid
