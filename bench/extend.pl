@@ -11,8 +11,9 @@
 #     its own file, a fixed total volume split among 1, 2, 4 ... clients.
 #
 #   perl bench/extend.pl RUNS.tsv COMPARISON.tsv PGBENCH.tsv
-# Environment: URINGPROBE_EXTEND_FS ("xfs ext4"), URINGPROBE_EXTEND_MB (512,
-# per call or pgbench run), URINGPROBE_EXTEND_ROUNDS (3),
+# Environment: URINGPROBE_EXTEND_FS ("xfs ext4 tmpfs": tmpfs has no disk
+# and no journal, so it shows the syscall path alone), URINGPROBE_EXTEND_MB
+# (512, per call or pgbench run), URINGPROBE_EXTEND_ROUNDS (5),
 # URINGPROBE_EXTEND_SESSIONS ("1 4"), URINGPROBE_EXTEND_INTERFACES
 # ("sync io_uring"), URINGPROBE_EXTEND_CLIENTS ("1 2 4").
 use strict;
@@ -24,9 +25,9 @@ use Uringprobe::Cluster;
 
 my ($runs_file, $cmp_file, $pgbench_file) = @ARGV;
 die "usage: extend.pl RUNS.tsv COMPARISON.tsv PGBENCH.tsv\n" unless $pgbench_file;
-my @fs = bench_filesystems($ENV{URINGPROBE_EXTEND_FS} // 'xfs ext4');
+my @fs = bench_filesystems($ENV{URINGPROBE_EXTEND_FS} // 'xfs ext4 tmpfs');
 my $mb = $ENV{URINGPROBE_EXTEND_MB} // 512;
-my $rounds = $ENV{URINGPROBE_EXTEND_ROUNDS} // 3;
+my $rounds = $ENV{URINGPROBE_EXTEND_ROUNDS} // 5;
 my @sessions = split ' ', ($ENV{URINGPROBE_EXTEND_SESSIONS} // '1 4');
 my @interfaces = split ' ', ($ENV{URINGPROBE_EXTEND_INTERFACES} // 'sync io_uring');
 my @clients = split ' ', ($ENV{URINGPROBE_EXTEND_CLIENTS} // '1 2 4');
@@ -107,7 +108,8 @@ for my $round (1 .. $rounds)
 close $runs;
 
 my $cmp = tsv_open($cmp_file, qw(fs strategy interface sessions rounds backend_s cli_s ratio
-	  backend_mb_s p99_us max_ms extents fallocates zero_writes iowq_workers));
+	  backend_range cli_range backend_mb_s p99_us max_ms extents fallocates zero_writes iowq_workers));
+sub range { my @v = sort { $a <=> $b } @_; return sprintf('%.2f-%.2f', $v[0], $v[-1]); }
 for my $fs (@fs)
 {
 	for my $strategy (@strategies)
@@ -122,6 +124,7 @@ for my $fs (@fs)
 				my $r = $last{$key};
 				tsv_row($cmp, $fs->{name}, $strategy, $interface, $n, $rounds,
 					sprintf('%.3f', $b), sprintf('%.3f', $c), sprintf('%.2f', $b / $c),
+					range(@{ $s->{backend} }), range(@{ $s->{cli} }),
 					sprintf('%.0f', $mb / $b), sprintf('%.0f', median(@{ $s->{'backend.p99'} })),
 					sprintf('%.1f', median(@{ $s->{'backend.max'} }) / 1000),
 					$r->{extents}, $r->{fallocates}, $r->{zero_writes}, $r->{iowq_workers});

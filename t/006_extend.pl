@@ -113,20 +113,29 @@ for my $server (@servers)
 	my $link = "$dir_of{default}/link";
 	unlink $link;
 	symlink($big, $link) or die "symlink: $!";
-	my ($ret, $out, $err) = $node->psql('postgres',
+	my (undef, undef, $err) = $node->psql('postgres',
 		"SET uringprobe.scratch_dirs = '$link'; SELECT * FROM uringprobe_extend(total_mb => 1)");
 	like($err, qr/must be real directories, not symlinks/, "$cell: a symlinked scratch directory is refused");
 	unlink $link;
 
-	# Cancelled by statement_timeout: stops, removes its file, the session goes on.
-	($ret, $out, $err) = $node->psql('postgres',
-		"SET statement_timeout = '300ms'; "
-		  . "SELECT * FROM uringprobe_extend('$big', 'write', 'sync', total_mb => 1024, write_data => true, sessions => 2); "
-		  . "RESET statement_timeout; SELECT 'alive'",
-		on_error_stop => 0);
-	like($err, qr/canceling statement due to statement timeout/, "$cell: statement_timeout cancels a run");
-	like($out, qr/alive/, "$cell: the session goes on after the cancel");
-	is(scalar(files_left()), 0, "$cell: the cancelled run left no scratch file");
+	# Cancelled by statement_timeout: stops, removes its file, and leaves the
+	# session as it was (fds, io_uring fds, threads) to go on.
+	my $state = "SELECT open_fds || ',' || io_uring_fds || ',' || "
+	  . "(SELECT count(*) FROM pg_ls_dir('/proc/self/task')) FROM uringprobe_backend();";
+	for my $interface (qw(sync io_uring io_uring_async))
+	{
+		my ($ret, $out, $err) = $node->psql('postgres',
+			"$state SET statement_timeout = '300ms'; "
+			  . "SELECT * FROM uringprobe_extend('$big', 'write', '$interface', total_mb => 1024, "
+			  . "write_data => true, sessions => 2); RESET statement_timeout; $state",
+			on_error_stop => 0);
+		like($err, qr/canceling statement due to statement timeout/, "$cell: statement_timeout cancels a $interface run");
+		my ($before, $after) = split /\n/, $out;
+		ok(defined $after && $before eq $after,
+			"$cell: after the cancel the session has the fds, rings and threads it had ($before -> "
+			  . ($after // 'nothing') . ")");
+		is(scalar(files_left()), 0, "$cell: the cancelled $interface run left no scratch file");
+	}
 
 	crash_cleanup($server, $node, $big, $cell) if $full;
 	$node->stop;
