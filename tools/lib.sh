@@ -203,7 +203,7 @@ begin_stage() {
 	trap end_stage EXIT
 }
 end_stage() {
-	"$UP_TOOLS/scratch-fs" down "$stage/fs"
+	"$UP_TOOLS/scratch-fs" down "$stage/fs" || log "could not unmount the scratch filesystems in $stage/fs"
 	[ "$keep_stage" -eq 1 ] || rm -rf "$stage"
 }
 
