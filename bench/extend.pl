@@ -107,9 +107,13 @@ for my $round (1 .. $rounds)
 }
 close $runs;
 
+# The fastest run of each side is the least disturbed one on a noisy
+# machine: min_ratio compares those, ratio the medians.
 my $cmp = tsv_open($cmp_file, qw(fs strategy interface sessions rounds backend_s cli_s ratio
-	  backend_range cli_range backend_mb_s p99_us max_ms extents fallocates zero_writes iowq_workers));
+	  min_ratio backend_range cli_range backend_mb_s p99_us max_ms extents fallocates zero_writes
+	  iowq_workers));
 sub range { my @v = sort { $a <=> $b } @_; return sprintf('%.2f-%.2f', $v[0], $v[-1]); }
+sub least { my @v = sort { $a <=> $b } @_; return $v[0]; }
 for my $fs (@fs)
 {
 	for my $strategy (@strategies)
@@ -124,6 +128,7 @@ for my $fs (@fs)
 				my $r = $last{$key};
 				tsv_row($cmp, $fs->{name}, $strategy, $interface, $n, $rounds,
 					sprintf('%.3f', $b), sprintf('%.3f', $c), sprintf('%.2f', $b / $c),
+					sprintf('%.2f', least(@{ $s->{backend} }) / least(@{ $s->{cli} })),
 					range(@{ $s->{backend} }), range(@{ $s->{cli} }),
 					sprintf('%.0f', $mb / $b), sprintf('%.0f', median(@{ $s->{'backend.p99'} })),
 					sprintf('%.1f', median(@{ $s->{'backend.max'} }) / 1000),

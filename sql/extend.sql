@@ -43,6 +43,8 @@ SELECT * FROM uringprobe_extend(total_mb => -1);
 SELECT * FROM uringprobe_extend(sessions => 0);
 SELECT * FROM uringprobe_extend(sessions => 65);
 SELECT * FROM uringprobe_extend(block_size => 1000);
+SELECT * FROM uringprobe_extend(max_blocks => 4096, block_size => 65536);
+SELECT * FROM uringprobe_extend(max_blocks => 4096, write_data => true, sessions => 64);
 SELECT * FROM uringprobe_extend(shared => false, sessions => 4, total_mb => 1, block_size => 1048576);
 SET uringprobe.max_scratch_mb = 2;
 SELECT * FROM uringprobe_extend(total_mb => 3);

@@ -465,6 +465,14 @@ void validate(const ExtendParams& p, const ExtendCaps& caps) {
     if (p.block_size < 512 || p.block_size > (1 << 20) || (p.block_size & (p.block_size - 1)))
         throw InvalidArgument("block_size must be a power of two between 512 and 1048576, got " +
                               std::to_string(p.block_size));
+    const long long extension_mib = (static_cast<long long>(p.max_blocks) * p.block_size) >> 20;
+    if (extension_mib > 64)
+        throw InvalidArgument("max_blocks x block_size must be at most 64 MiB, got " +
+                              std::to_string(extension_mib) + " MiB");
+    if (p.write_data && p.sessions * extension_mib > 1024)
+        throw InvalidArgument("with write_data, sessions x max_blocks x block_size must be at "
+                              "most 1024 MiB (each session holds one extension's pages), got " +
+                              std::to_string(p.sessions * extension_mib) + " MiB");
     check_range("total_mb", p.total_mb, 1, caps.max_total_mb);
     check_range("sessions", p.sessions, 1, caps.max_sessions);
     const long long total_blocks = (static_cast<long long>(p.total_mb) << 20) / p.block_size;
