@@ -117,6 +117,50 @@ RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'uringprobe_extend'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
 
+-- Reaping completions (seeds/002_*): `depth` operations kept in flight on a
+-- ring of this backend, submitted `batch` at a time (0: depth), reaped 'each'
+-- (io_uring_cqe_seen per completion) or in a 'batch' (peek_batch + one
+-- cq_advance). op 'nop', 'read' (4 KiB from a page-cached scratch file in
+-- `dir`, NULL: the first of uringprobe.scratch_dirs) or 'recv' (datagrams
+-- on a loopback UDP socket fed by a child process). flags: a list of
+-- sqpoll, single_issuer, defer_taskrun, coop_taskrun; a combination the
+-- kernel refuses gives a row whose status says so.
+CREATE FUNCTION uringprobe_completions(
+    op text DEFAULT 'nop',
+    depth integer DEFAULT 32,
+    batch integer DEFAULT 0,
+    reaping text DEFAULT 'batch',
+    flags text DEFAULT '',
+    completions bigint DEFAULT 1000000,
+    dir text DEFAULT NULL,
+    OUT experiment text,
+    OUT variant text,
+    OUT status text,
+    OUT ops bigint,
+    OUT seconds double precision,
+    OUT ops_per_sec double precision,
+    OUT p50_us double precision,
+    OUT p99_us double precision,
+    OUT max_us double precision,
+    OUT user_ms double precision,
+    OUT sys_ms double precision,
+    OUT op text,
+    OUT depth bigint,
+    OUT batch bigint,
+    OUT reaping text,
+    OUT flags_requested text,
+    OUT flags_in_effect text,
+    OUT ns_per_completion double precision,
+    OUT completions_per_enter double precision,
+    OUT enters bigint,
+    OUT sqpoll_cpu_ms double precision,
+    OUT vcsw bigint,
+    OUT ivcsw bigint,
+    OUT errors bigint)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'uringprobe_completions'
+LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
+
 -- A process seen through /proc: mappings (all, and io_uring rings),
 -- io_uring and other fds, page-table and resident size, CPU time so far.
 CREATE TYPE uringprobe_process AS (
@@ -151,6 +195,12 @@ REVOKE ALL ON FUNCTION uringprobe_extend(text, text, text, integer, integer, int
     integer, boolean, bigint, integer, boolean) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION uringprobe_extend(text, text, text, integer, integer, integer, boolean,
     integer, boolean, bigint, integer, boolean) TO pg_write_server_files;
+-- Rings, kernel threads and a forked sender: for those trusted to run
+-- programs as the server's user ('read' also needs pg_write_server_files).
+REVOKE ALL ON FUNCTION uringprobe_completions(text, integer, integer, text, text, bigint, text)
+    FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION uringprobe_completions(text, integer, integer, text, text, bigint, text)
+    TO pg_execute_server_program;
 REVOKE ALL ON FUNCTION uringprobe_postmaster() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION uringprobe_postmaster() TO pg_monitor;
 REVOKE ALL ON FUNCTION uringprobe_backend() FROM PUBLIC;

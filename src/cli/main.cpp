@@ -1,7 +1,9 @@
 // uringprobe-cli: the extension's experiments from a shell, in a bare
 // process, so that a backend's results can be set against a baseline.
+#include "../engine/completions_experiment.hpp"
 #include "../engine/environment.hpp"
 #include "../engine/error.hpp"
+#include "../engine/events_experiment.hpp"
 #include "../engine/extend_experiment.hpp"
 #include "../engine/rings_experiment.hpp"
 
@@ -26,6 +28,8 @@ const char* kUsage =
     "usage: uringprobe-cli env [options]\n"
     "       uringprobe-cli rings [options]\n"
     "       uringprobe-cli extend --dir DIR [options]\n"
+    "       uringprobe-cli completions [options]\n"
+    "       uringprobe-cli events [options]\n"
     "\n"
     "env: can this process use io_uring, what does the kernel accept,\n"
     "  and what would PostgreSQL 18 with io_method=io_uring need here.\n"
@@ -54,6 +58,17 @@ const char* kUsage =
     "    --write-data                 write each new block after extending\n"
     "    --sessions N (1)  --separate-files (one file per session; else one shared)\n"
     "    --verify                     read the files back and check size and content\n"
+    "\n"
+    "completions: keep operations in flight on a ring and reap them each or in batches:\n"
+    "    --op nop|read|recv (nop)  --depth N (32)  --batch N (0: depth)\n"
+    "    --reaping each|batch (batch)  --completions N (1000000)\n"
+    "    --flags sqpoll,single_issuer,defer_taskrun,coop_taskrun (none)\n"
+    "    --dir DIR                    read: where the scratch file goes\n"
+    "\n"
+    "events: write a byte to each pipe, wait until readable, read it (Samba's local.event):\n"
+    "    --backend epoll|poll|uring_oneshot|uring_oneshot_defer|uring_multishot|\n"
+    "              uring_multishot_defer (epoll)\n"
+    "    --pipes N (1)  --events N (100000)\n"
     "\n"
     "Output (every command): --format table|tsv\n";
 
@@ -216,6 +231,16 @@ int cmd_rings(int argc, char** argv) {
     return 0;
 }
 
+// A directory given on the command line, relative to where the CLI runs.
+std::string absolute_dir(const std::string& dir) {
+    if (dir.empty() || dir[0] == '/')
+        return dir;
+    char cwd[4096];
+    if (!getcwd(cwd, sizeof cwd))
+        throw up::SysError(errno, "getcwd");
+    return std::string(cwd) + "/" + dir;
+}
+
 int cmd_extend(int argc, char** argv) {
     up::ExtendParams p;
     bool tsv = false;
@@ -259,14 +284,74 @@ int cmd_extend(int argc, char** argv) {
     }
     if (p.dir.empty())
         usage_error("extend needs --dir DIR");
-    if (p.dir[0] != '/') { // relative to where the CLI runs
-        char cwd[4096];
-        if (!getcwd(cwd, sizeof cwd))
-            throw up::SysError(errno, "getcwd");
-        p.dir = std::string(cwd) + "/" + p.dir;
-    }
+    p.dir = absolute_dir(p.dir);
     up::validate(p, up::ExtendCaps{});
     print_table(up::extend_table(up::run_extend(p, {p.dir}, [] { return false; })), tsv);
+    return 0;
+}
+
+int cmd_completions(int argc, char** argv) {
+    up::CompletionsParams p;
+    bool tsv = false;
+    Args args(argc, argv);
+    while (args.next()) {
+        const std::string opt = args.opt();
+        auto value = [&] { return args.value(); };
+        if (opt == "--op")
+            p.op = up::parse_completion_op(value());
+        else if (opt == "--depth")
+            p.depth = parse_int(opt, value());
+        else if (opt == "--batch")
+            p.batch = parse_int(opt, value());
+        else if (opt == "--reaping")
+            p.reaping = up::parse_reaping(value());
+        else if (opt == "--flags")
+            p.setup_flags = up::parse_setup_flags(value());
+        else if (opt == "--completions")
+            p.completions = parse_int(opt, value());
+        else if (opt == "--dir")
+            p.dir = absolute_dir(value());
+        else if (opt == "--format")
+            tsv = parse_format(value());
+        else if (opt == "-h" || opt == "--help") {
+            std::fputs(kUsage, stdout);
+            return 0;
+        } else
+            usage_error("unknown option '" + opt + "'");
+    }
+    if (p.op == up::CompletionOp::read && p.dir.empty())
+        usage_error("completions --op read needs --dir DIR");
+    up::validate(p, up::CompletionsCaps{});
+    print_table(up::completions_table(up::run_completions(p, {p.dir}, [] { return false; })), tsv);
+    return 0;
+}
+
+int cmd_events(int argc, char** argv) {
+    up::EventsParams p;
+    bool tsv = false;
+    Args args(argc, argv);
+    while (args.next()) {
+        const std::string opt = args.opt();
+        auto value = [&] { return args.value(); };
+        if (opt == "--backend")
+            p.backend = value();
+        else if (opt == "--pipes")
+            p.pipes = parse_int(opt, value());
+        else if (opt == "--events")
+            p.events = parse_int(opt, value());
+        else if (opt == "--format")
+            tsv = parse_format(value());
+        else if (opt == "-h" || opt == "--help") {
+            std::fputs(kUsage, stdout);
+            return 0;
+        } else
+            usage_error("unknown option '" + opt + "'");
+    }
+    if (p.backend == "pg_waiteventset")
+        usage_error("backend pg_waiteventset is PostgreSQL's own: only uringprobe_events() in a "
+                    "backend has it");
+    up::validate(p, up::EventsCaps{}, "");
+    print_table(up::events_table(up::run_events(p, nullptr, [] { return false; })), tsv);
     return 0;
 }
 
@@ -283,6 +368,10 @@ int main(int argc, char** argv) {
             return cmd_rings(argc - 2, argv + 2);
         if (cmd == "extend")
             return cmd_extend(argc - 2, argv + 2);
+        if (cmd == "completions")
+            return cmd_completions(argc - 2, argv + 2);
+        if (cmd == "events")
+            return cmd_events(argc - 2, argv + 2);
         if (cmd == "-h" || cmd == "--help") {
             std::fputs(kUsage, stdout);
             return 0;

@@ -3,7 +3,8 @@
 #include "clock.hpp"
 #include "error.hpp"
 #include "file_layout.hpp"
-#include "io_workers.hpp"
+#include "io_threads.hpp"
+#include "params.hpp"
 #include "ring.hpp"
 #include "scratch_file.hpp"
 #include "system_info.hpp"
@@ -40,41 +41,13 @@ constexpr int kZeroExtendCutoff = 8; // mdzeroextend: more blocks than this -> f
 constexpr int kMaxBlocks = 4096;
 constexpr std::uint64_t kStamp = 0x75726970726f6265ULL; // "uringpro be"
 
-struct Named {
-    const char* name;
-    int value;
-};
-const Named kStrategies[] = {{"fallocate", int(ExtendStrategy::fallocate)},
-                             {"write_zeros", int(ExtendStrategy::write_zeros)},
-                             {"mdzeroextend", int(ExtendStrategy::mdzeroextend)},
-                             {"write", int(ExtendStrategy::write)}};
-const Named kInterfaces[] = {{"sync", int(ExtendInterface::sync)},
-                             {"io_uring", int(ExtendInterface::io_uring)},
-                             {"io_uring_async", int(ExtendInterface::io_uring_async)}};
-
-template <size_t N>
-int lookup(const Named (&names)[N], const std::string& what, const std::string& name) {
-    std::string allowed;
-    for (const auto& n : names) {
-        if (name == n.name)
-            return n.value;
-        allowed += std::string(allowed.empty() ? "" : ", ") + n.name;
-    }
-    throw InvalidArgument(what + " must be one of " + allowed + ", got '" + name + "'");
-}
-
-template <size_t N> const char* name_of(const Named (&names)[N], int value) {
-    for (const auto& n : names)
-        if (n.value == value)
-            return n.name;
-    return "?";
-}
-
-void check_range(const char* name, long v, long lo, long hi) {
-    if (v < lo || v > hi)
-        throw InvalidArgument(std::string(name) + " must be between " + std::to_string(lo) +
-                              " and " + std::to_string(hi) + ", got " + std::to_string(v));
-}
+const NamedValue kStrategies[] = {{"fallocate", int(ExtendStrategy::fallocate)},
+                                  {"write_zeros", int(ExtendStrategy::write_zeros)},
+                                  {"mdzeroextend", int(ExtendStrategy::mdzeroextend)},
+                                  {"write", int(ExtendStrategy::write)}};
+const NamedValue kInterfaces[] = {{"sync", int(ExtendInterface::sync)},
+                                  {"io_uring", int(ExtendInterface::io_uring)},
+                                  {"io_uring_async", int(ExtendInterface::io_uring_async)}};
 
 // Blocks the calling thread's signals for its lifetime: threads created
 // meanwhile inherit the full mask, so every signal goes to the caller.
@@ -447,10 +420,10 @@ std::string verify_file(int fd, std::uint64_t blocks, const ExtendParams& p) {
 } // namespace
 
 ExtendStrategy parse_extend_strategy(const std::string& name) {
-    return static_cast<ExtendStrategy>(lookup(kStrategies, "strategy", name));
+    return static_cast<ExtendStrategy>(lookup_name(kStrategies, "strategy", name));
 }
 ExtendInterface parse_extend_interface(const std::string& name) {
-    return static_cast<ExtendInterface>(lookup(kInterfaces, "interface", name));
+    return static_cast<ExtendInterface>(lookup_name(kInterfaces, "interface", name));
 }
 const char* to_string(ExtendStrategy s) {
     return name_of(kStrategies, int(s));
@@ -507,7 +480,7 @@ ExtendResult run_extend(const ExtendParams& p, const std::vector<std::string>& a
         sessions.push_back(
             std::make_unique<Session>(p, *targets[p.shared ? 0 : size_t(s)], s, stop));
 
-    std::optional<IoWorkerSampler> workers;
+    std::optional<IoThreadSampler> workers;
     if (p.interface != ExtendInterface::sync)
         workers.emplace();
     const UsageMeter usage(RUSAGE_SELF);

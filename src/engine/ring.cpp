@@ -30,6 +30,28 @@ Ring::~Ring() {
         io_uring_queue_exit(&ring_);
 }
 
+DrainedRing::~DrainedRing() {
+    if (!live)
+        return;
+    if (inflight > 0) {
+        if (io_uring_sqe* sqe = io_uring_get_sqe(&ring)) {
+            io_uring_prep_cancel(sqe, nullptr, IORING_ASYNC_CANCEL_ANY | IORING_ASYNC_CANCEL_ALL);
+            sqe->user_data = ~0ULL;
+            io_uring_submit(&ring);
+        }
+        __kernel_timespec ts{1, 0};
+        while (inflight > 0) {
+            io_uring_cqe* cqe = nullptr;
+            if (io_uring_wait_cqe_timeout(&ring, &cqe, &ts) != 0)
+                break; // nothing more within a second: the kernel cancels on exit
+            if (cqe->user_data != ~0ULL && !(cqe->flags & IORING_CQE_F_MORE))
+                --inflight;
+            io_uring_cqe_seen(&ring, cqe);
+        }
+    }
+    io_uring_queue_exit(&ring);
+}
+
 size_t Ring::mapped_bytes() const {
     const size_t sqes = page_round(params_.sq_entries * sizeof(io_uring_sqe));
     if (params_.features & IORING_FEAT_SINGLE_MMAP)

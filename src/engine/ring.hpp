@@ -31,6 +31,21 @@ private:
     bool live_ = false;
 };
 
+// A ring whose in-flight operations (counted by its user in `inflight`)
+// are cancelled and reaped before it is torn down, so that no buffer or
+// descriptor is released under the kernel. Set up by its user
+// (io_uring_queue_init_params on `ring`, then live = true).
+class DrainedRing {
+public:
+    DrainedRing() = default;
+    DrainedRing(const DrainedRing&) = delete;
+    DrainedRing& operator=(const DrainedRing&) = delete;
+    ~DrainedRing();
+    io_uring ring{};
+    bool live = false;
+    long inflight = 0;
+};
+
 // `n` rounded up to whole pages.
 size_t page_round(size_t n);
 

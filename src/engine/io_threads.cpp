@@ -1,4 +1,4 @@
-#include "io_workers.hpp"
+#include "io_threads.hpp"
 
 #include "process_snapshot.hpp"
 #include "system_info.hpp"
@@ -9,7 +9,7 @@
 
 namespace uringprobe {
 
-template <typename Visit> void IoWorkerSampler::each_worker(Visit&& visit) const {
+template <typename Visit> void IoThreadSampler::each_worker(Visit&& visit) const {
     DIR* d = ::opendir("/proc/self/task");
     if (!d)
         return; // not observable here
@@ -17,7 +17,7 @@ template <typename Visit> void IoWorkerSampler::each_worker(Visit&& visit) const
         if (e->d_name[0] == '.')
             continue;
         const std::string task = std::string("/proc/self/task/") + e->d_name;
-        if (read_first_line(task + "/comm").rfind("iou-wrk-", 0) != 0)
+        if (read_first_line(task + "/comm").rfind(prefix_, 0) != 0)
             continue;
         // schedstat's first field is the time on a CPU in ns; stat has ticks.
         const std::string sched = read_first_line(task + "/schedstat");
@@ -35,11 +35,11 @@ template <typename Visit> void IoWorkerSampler::each_worker(Visit&& visit) const
     ::closedir(d);
 }
 
-IoWorkerSampler::IoWorkerSampler() {
+IoThreadSampler::IoThreadSampler(const char* prefix) : prefix_(prefix) {
     each_worker([this](long tid, double ms) { baseline_[tid] = ms; });
 }
 
-void IoWorkerSampler::sample() {
+void IoThreadSampler::sample() {
     each_worker([this](long tid, double ms) {
         auto b = baseline_.find(tid);
         if (b == baseline_.end())
@@ -49,7 +49,7 @@ void IoWorkerSampler::sample() {
     });
 }
 
-double IoWorkerSampler::cpu_ms() const {
+double IoThreadSampler::cpu_ms() const {
     double total = 0;
     for (const auto& [tid, ms] : seen_)
         total += ms;

@@ -1,0 +1,301 @@
+#include "completions_experiment.hpp"
+
+#include "child_process.hpp"
+#include "clock.hpp"
+#include "error.hpp"
+#include "fd.hpp"
+#include "io_threads.hpp"
+#include "params.hpp"
+#include "ring.hpp"
+#include "scratch_file.hpp"
+
+#include <arpa/inet.h>
+#include <cerrno>
+#include <cstring>
+#include <liburing.h>
+#include <memory>
+#include <netinet/in.h>
+#include <optional>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <vector>
+
+namespace uringprobe {
+
+namespace {
+
+constexpr int kMaxDepth = 4096;
+constexpr size_t kReadBytes = 4096;
+constexpr size_t kFileBytes = 1 << 20; // page-cached: read back over and over
+constexpr size_t kDatagramBytes = 64;
+
+const NamedValue kOps[] = {{"nop", int(CompletionOp::nop)},
+                           {"read", int(CompletionOp::read)},
+                           {"recv", int(CompletionOp::recv)}};
+const NamedValue kReapings[] = {{"each", int(Reaping::each)}, {"batch", int(Reaping::batch)}};
+const NamedValue kFlags[] = {{"sqpoll", int(IORING_SETUP_SQPOLL)},
+                             {"single_issuer", int(IORING_SETUP_SINGLE_ISSUER)},
+                             {"defer_taskrun", int(IORING_SETUP_DEFER_TASKRUN)},
+                             {"coop_taskrun", int(IORING_SETUP_COOP_TASKRUN)}};
+
+// A loopback UDP socket, and a child sending datagrams to it as fast as
+// it can (a full receive queue drops them: the sender never blocks).
+struct DatagramSource {
+    Fd socket;
+    std::optional<ChildProcess> sender;
+
+    DatagramSource() {
+        socket = Fd(::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0));
+        if (!socket)
+            throw SysError(errno, "socket");
+        sockaddr_in addr{};
+        addr.sin_family = AF_INET;
+        addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        check_syscall(::bind(socket.get(), reinterpret_cast<sockaddr*>(&addr), sizeof addr),
+                      "bind");
+        socklen_t len = sizeof addr;
+        check_syscall(::getsockname(socket.get(), reinterpret_cast<sockaddr*>(&addr), &len),
+                      "getsockname");
+        sender.emplace([addr] {
+            const int s = ::socket(AF_INET, SOCK_DGRAM, 0);
+            if (s < 0 || ::connect(s, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) < 0)
+                return;
+            char payload[kDatagramBytes];
+            std::memset(payload, 'u', sizeof payload);
+            for (;;)
+                ::send(s, payload, sizeof payload, 0);
+        });
+    }
+};
+
+} // namespace
+
+CompletionOp parse_completion_op(const std::string& name) {
+    return static_cast<CompletionOp>(lookup_name(kOps, "op", name));
+}
+Reaping parse_reaping(const std::string& name) {
+    return static_cast<Reaping>(lookup_name(kReapings, "reaping", name));
+}
+
+unsigned parse_setup_flags(const std::string& list) {
+    unsigned flags = 0;
+    size_t start = 0;
+    while (start <= list.size()) {
+        size_t end = list.find(',', start);
+        if (end == std::string::npos)
+            end = list.size();
+        std::string item = list.substr(start, end - start);
+        item.erase(0, item.find_first_not_of(' '));
+        item.erase(item.find_last_not_of(' ') + 1);
+        if (!item.empty())
+            flags |= static_cast<unsigned>(lookup_name(kFlags, "flags", item));
+        start = end + 1;
+    }
+    return flags;
+}
+
+std::string setup_flags_string(unsigned flags) {
+    std::string out;
+    for (const auto& f : kFlags)
+        if (flags & static_cast<unsigned>(f.value))
+            out += std::string(out.empty() ? "" : ",") + f.name;
+    return out.empty() ? "none" : out;
+}
+
+void validate(const CompletionsParams& p, const CompletionsCaps& caps) {
+    check_range("depth", p.depth, 1, kMaxDepth);
+    check_range("batch", p.batch, 0, p.depth);
+    check_range("completions", p.completions, 1, caps.max_completions);
+}
+
+CompletionsResult run_completions(const CompletionsParams& p,
+                                  const std::vector<std::string>& allowed,
+                                  const std::function<bool()>& should_stop) {
+    CompletionsResult r;
+    r.params = p;
+    const int batch = p.batch ? p.batch : p.depth;
+    const size_t slot_bytes = p.op == CompletionOp::read ? kReadBytes : kDatagramBytes;
+    std::vector<char> buffers(slot_bytes * static_cast<size_t>(p.depth));
+
+    // What the operations work on, before the ring: the ring goes first.
+    std::optional<ScratchDir> dir;
+    std::optional<ScratchFile> file;
+    std::optional<DatagramSource> datagrams;
+    if (p.op == CompletionOp::read) {
+        dir.emplace(p.dir, allowed);
+        dir->remove_stale_files();
+        file.emplace(*dir);
+        std::vector<char> content(kFileBytes, 'r');
+        for (size_t done = 0; done < content.size();)
+            done += static_cast<size_t>(
+                check_syscall(::pwrite(file->fd(), content.data() + done, content.size() - done,
+                                       static_cast<off_t>(done)),
+                              "pwrite"));
+    } else if (p.op == CompletionOp::recv) {
+        datagrams.emplace();
+    }
+    const int target_fd = file ? file->fd() : datagrams ? datagrams->socket.get() : -1;
+
+    DrainedRing ring;
+    io_uring_params params{};
+    params.flags = p.setup_flags;
+    params.sq_thread_idle = 1000;
+    const int ret = io_uring_queue_init_params(static_cast<unsigned>(p.depth), &ring.ring, &params);
+    if (ret == -EINVAL || ret == -EPERM || ret == -EOPNOTSUPP) {
+        r.status = "unsupported: the kernel refuses setup flags " +
+                   setup_flags_string(p.setup_flags) + " (" + std::strerror(-ret) + ")";
+        r.flags_in_effect = "none";
+        return r;
+    }
+    check_neg_errno(ret, "io_uring_queue_init");
+    ring.live = true;
+    r.flags_in_effect = setup_flags_string(params.flags);
+    const bool sqpoll = params.flags & IORING_SETUP_SQPOLL;
+    std::optional<IoThreadSampler> sq_thread;
+    if (sqpoll)
+        sq_thread.emplace(IoThreadSampler::kSqPoll);
+
+    std::vector<int> free_slots;
+    for (int s = p.depth - 1; s >= 0; --s)
+        free_slots.push_back(s);
+    std::vector<io_uring_cqe*> cqes(static_cast<size_t>(p.depth));
+    io_uring* ring_p = &ring.ring;
+    auto complete = [&](io_uring_cqe* cqe) {
+        if (cqe->res < 0)
+            ++r.errors;
+        free_slots.push_back(static_cast<int>(cqe->user_data));
+        --ring.inflight;
+        ++r.completions;
+    };
+
+    const UsageMeter usage(RUSAGE_SELF);
+    const std::int64_t t0 = now_ns();
+    bool stopped = false;
+    while (r.completions < p.completions) {
+        if ((r.completions & 1023) == 0 && should_stop()) {
+            stopped = true;
+            break;
+        }
+        // A batch of SQEs once there is room for all of it (or for the rest).
+        const long left = p.completions - r.submitted;
+        const int want = static_cast<int>(std::min<long>(batch, left));
+        int prepared = 0;
+        if (want > 0 && p.depth - ring.inflight >= want) {
+            for (; prepared < want; ++prepared) {
+                io_uring_sqe* sqe = io_uring_get_sqe(ring_p);
+                while (!sqe) { // SQPOLL: its thread has not taken the last SQEs yet
+                    check_neg_errno(io_uring_sqring_wait(ring_p), "io_uring_sqring_wait");
+                    ++r.enters;
+                    sqe = io_uring_get_sqe(ring_p);
+                }
+                const int slot = free_slots.back();
+                free_slots.pop_back();
+                char* buf = buffers.data() + static_cast<size_t>(slot) * slot_bytes;
+                if (p.op == CompletionOp::nop)
+                    io_uring_prep_nop(sqe);
+                else if (p.op == CompletionOp::read)
+                    io_uring_prep_read(sqe, target_fd, buf, kReadBytes,
+                                       (r.submitted + prepared) % (kFileBytes / kReadBytes) *
+                                           kReadBytes);
+                else
+                    io_uring_prep_recv(sqe, target_fd, buf, kDatagramBytes, 0);
+                sqe->user_data = static_cast<__u64>(slot);
+            }
+        }
+        const bool wait = io_uring_cq_ready(ring_p) == 0;
+        if (prepared > 0 || wait) {
+            // liburing enters the kernel to wait, and to submit unless an
+            // SQPOLL thread is awake to pick the SQEs up.
+            const bool enters =
+                wait || !sqpoll || (IO_URING_READ_ONCE(*ring_p->sq.kflags) & IORING_SQ_NEED_WAKEUP);
+            int n;
+            do
+                n = io_uring_submit_and_wait(ring_p, wait ? 1 : 0);
+            while (n == -EINTR);
+            r.enters += enters;
+            check_neg_errno(n, "io_uring_submit_and_wait");
+            r.submitted += prepared;
+            ring.inflight += prepared;
+        }
+        if (p.reaping == Reaping::each) {
+            io_uring_cqe* cqe = nullptr;
+            while (io_uring_peek_cqe(ring_p, &cqe) == 0) {
+                complete(cqe);
+                io_uring_cqe_seen(ring_p, cqe);
+            }
+        } else {
+            const unsigned n = io_uring_peek_batch_cqe(ring_p, cqes.data(), cqes.size());
+            for (unsigned i = 0; i < n; ++i)
+                complete(cqes[i]);
+            io_uring_cq_advance(ring_p, n);
+        }
+    }
+    r.seconds = (now_ns() - t0) / 1e9;
+    r.usage = usage.delta();
+    if (sq_thread) {
+        sq_thread->sample();
+        r.sqpoll_cpu_ms = sq_thread->cpu_ms();
+    }
+    r.status = stopped ? "stopped" : "ok";
+    return r;
+}
+
+Table completions_table(const CompletionsResult& r) {
+    const CompletionsParams& p = r.params;
+    Table t;
+    t.columns = {"experiment",
+                 "variant",
+                 "status",
+                 "ops",
+                 "seconds",
+                 "ops_per_sec",
+                 "p50_us",
+                 "p99_us",
+                 "max_us",
+                 "user_ms",
+                 "sys_ms",
+                 "op",
+                 "depth",
+                 "batch",
+                 "reaping",
+                 "flags_requested",
+                 "flags_in_effect",
+                 "ns_per_completion",
+                 "completions_per_enter",
+                 "enters",
+                 "sqpoll_cpu_ms",
+                 "vcsw",
+                 "ivcsw",
+                 "errors"};
+    const std::string op = name_of(kOps, int(p.op));
+    const std::string reaping = name_of(kReapings, int(p.reaping));
+    const auto per = [](double a, double b) { return b > 0 ? Value::real(a / b) : Value::null(); };
+    t.rows.push_back({Value::text("completions"),
+                      Value::text(op + "/" + reaping),
+                      Value::text(r.status),
+                      Value::integer(r.completions),
+                      Value::real(r.seconds),
+                      per(r.completions, r.seconds),
+                      Value::null(),
+                      Value::null(),
+                      Value::null(),
+                      Value::real(r.usage.user_ms),
+                      Value::real(r.usage.sys_ms),
+                      Value::text(op),
+                      Value::integer(p.depth),
+                      Value::integer(p.batch ? p.batch : p.depth),
+                      Value::text(reaping),
+                      Value::text(setup_flags_string(p.setup_flags)),
+                      Value::text(r.flags_in_effect),
+                      per(r.seconds * 1e9, static_cast<double>(r.completions)),
+                      per(r.completions, static_cast<double>(r.enters)),
+                      Value::integer(r.enters),
+                      r.sqpoll_cpu_ms < 0 ? Value::null() : Value::real(r.sqpoll_cpu_ms),
+                      Value::integer(r.usage.nvcsw),
+                      Value::integer(r.usage.nivcsw),
+                      Value::integer(r.errors)});
+    return t;
+}
+
+} // namespace uringprobe

@@ -1,0 +1,263 @@
+#include "events_experiment.hpp"
+
+#include "clock.hpp"
+#include "error.hpp"
+#include "fd.hpp"
+#include "params.hpp"
+#include "ring.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <liburing.h>
+#include <poll.h>
+#include <sys/epoll.h>
+#include <sys/resource.h>
+#include <unistd.h>
+#include <vector>
+
+namespace uringprobe {
+
+namespace {
+
+const char* const kBackends[] = {"epoll",           "poll",
+                                 "uring_oneshot",   "uring_oneshot_defer",
+                                 "uring_multishot", "uring_multishot_defer"};
+
+class EpollWaiter : public EventWaiter {
+public:
+    EpollWaiter() : fd_(::epoll_create1(EPOLL_CLOEXEC)) {
+        if (!fd_)
+            throw SysError(errno, "epoll_create1");
+    }
+    void add(int fd, int index) override {
+        epoll_event ev{};
+        ev.events = EPOLLIN; // level-triggered, as tevent's epoll backend
+        ev.data.u32 = static_cast<uint32_t>(index);
+        check_syscall(::epoll_ctl(fd_.get(), EPOLL_CTL_ADD, fd, &ev), "epoll_ctl");
+        events_.resize(events_.size() + 1);
+    }
+    int wait(int* ready, int max) override {
+        int n;
+        do
+            n = ::epoll_wait(fd_.get(), events_.data(), std::min<int>(max, int(events_.size())),
+                             -1);
+        while (n < 0 && errno == EINTR);
+        check_syscall(n, "epoll_wait");
+        for (int i = 0; i < n; ++i)
+            ready[i] = static_cast<int>(events_[size_t(i)].data.u32);
+        return n;
+    }
+
+private:
+    Fd fd_;
+    std::vector<epoll_event> events_;
+};
+
+class PollWaiter : public EventWaiter {
+public:
+    void add(int fd, int index) override {
+        fds_.push_back({fd, POLLIN, 0});
+        index_.push_back(index);
+    }
+    int wait(int* ready, int max) override {
+        int n;
+        do
+            n = ::poll(fds_.data(), fds_.size(), -1);
+        while (n < 0 && errno == EINTR);
+        check_syscall(n, "poll");
+        int out = 0;
+        for (size_t i = 0; i < fds_.size() && out < max; ++i)
+            if (fds_[i].revents & POLLIN)
+                ready[out++] = index_[i];
+        return out;
+    }
+
+private:
+    std::vector<pollfd> fds_;
+    std::vector<int> index_;
+};
+
+// POLL_ADD on a ring: one-shot (re-armed after each event; the new SQE
+// goes in with the next wait's io_uring_enter) or multishot (armed once,
+// re-armed only when the kernel ends it).
+class UringWaiter : public EventWaiter {
+public:
+    UringWaiter(bool multishot, bool defer, int pipes) : multishot_(multishot) {
+        io_uring_params params{};
+        if (defer)
+            params.flags = IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN;
+        const unsigned entries = static_cast<unsigned>(std::max(8, 2 * pipes));
+        check_neg_errno(io_uring_queue_init_params(entries, &ring_.ring, &params),
+                        "io_uring_queue_init");
+        ring_.live = true;
+    }
+    void add(int fd, int index) override {
+        fds_.resize(std::max<size_t>(fds_.size(), size_t(index) + 1), -1);
+        fds_[size_t(index)] = fd;
+        arm(index);
+    }
+    int wait(int* ready, int max) override {
+        int n;
+        do
+            n = io_uring_submit_and_wait(&ring_.ring, 1);
+        while (n == -EINTR);
+        ++enters_;
+        check_neg_errno(n, "io_uring_submit_and_wait");
+        int out = 0;
+        io_uring_cqe* cqe = nullptr;
+        while (out < max && io_uring_peek_cqe(&ring_.ring, &cqe) == 0) {
+            const int index = static_cast<int>(cqe->user_data);
+            const int res = cqe->res;
+            const bool more = cqe->flags & IORING_CQE_F_MORE;
+            io_uring_cqe_seen(&ring_.ring, cqe);
+            if (!more)
+                --ring_.inflight;
+            if (res < 0)
+                throw SysError(-res, multishot_ ? "io_uring multishot poll" : "io_uring poll");
+            if (multishot_ && !more)
+                arm(index); // the kernel ended it (e.g. CQ overflow): arm again
+            ready[out++] = index;
+        }
+        return out;
+    }
+    void rearm(int index) override {
+        if (!multishot_)
+            arm(index);
+    }
+    long enters() const override { return enters_; }
+
+private:
+    void arm(int index) {
+        io_uring_sqe* sqe = io_uring_get_sqe(&ring_.ring);
+        if (!sqe)
+            throw SysError(EBUSY, "io_uring_get_sqe");
+        if (multishot_)
+            io_uring_prep_poll_multishot(sqe, fds_[size_t(index)], POLLIN);
+        else
+            io_uring_prep_poll_add(sqe, fds_[size_t(index)], POLLIN);
+        sqe->user_data = static_cast<__u64>(index);
+        ++ring_.inflight;
+    }
+
+    bool multishot_;
+    DrainedRing ring_;
+    std::vector<int> fds_;
+    long enters_ = 0;
+};
+
+struct Pipe {
+    Fd read_end;
+    Fd write_end;
+};
+
+} // namespace
+
+void validate(const EventsParams& p, const EventsCaps& caps, const std::string& external) {
+    bool known = !external.empty() && p.backend == external;
+    std::string names;
+    for (const char* b : kBackends) {
+        known = known || p.backend == b;
+        names += std::string(names.empty() ? "" : ", ") + b;
+    }
+    if (!external.empty())
+        names += ", " + external;
+    if (!known)
+        throw InvalidArgument("backend must be one of " + names + ", got '" + p.backend + "'");
+    check_range("pipes", p.pipes, 1, caps.max_pipes);
+    check_range("events", p.events, 1, caps.max_events);
+}
+
+EventsResult run_events(const EventsParams& p,
+                        const std::function<std::unique_ptr<EventWaiter>()>& external,
+                        const std::function<bool()>& should_stop) {
+    EventsResult r;
+    r.params = p;
+    // The pipes outlive the waiter: its polls are cancelled first.
+    std::vector<Pipe> pipes(static_cast<size_t>(p.pipes));
+    for (auto& pp : pipes) {
+        int fds[2];
+        check_syscall(::pipe2(fds, O_CLOEXEC | O_NONBLOCK), "pipe2");
+        pp.read_end = Fd(fds[0]);
+        pp.write_end = Fd(fds[1]);
+    }
+    std::unique_ptr<EventWaiter> waiter;
+    const std::string& b = p.backend;
+    if (b == "epoll")
+        waiter = std::make_unique<EpollWaiter>();
+    else if (b == "poll")
+        waiter = std::make_unique<PollWaiter>();
+    else if (b.rfind("uring_", 0) == 0) {
+        const bool defer = b.size() > 6 && b.compare(b.size() - 6, 6, "_defer") == 0;
+        try {
+            waiter = std::make_unique<UringWaiter>(b.find("multishot") != std::string::npos, defer,
+                                                   p.pipes);
+        } catch (const SysError& e) {
+            if (e.err() != EINVAL && e.err() != EOPNOTSUPP)
+                throw;
+            r.status = std::string("unsupported: the kernel refuses the ring: ") + e.what();
+            return r;
+        }
+    } else if (external)
+        waiter = external();
+    else
+        throw InvalidArgument("backend '" + b + "' is not available here");
+    for (int i = 0; i < p.pipes; ++i)
+        waiter->add(pipes[size_t(i)].read_end.get(), i);
+
+    std::vector<int> ready(static_cast<size_t>(p.pipes));
+    const UsageMeter usage(RUSAGE_SELF);
+    const std::int64_t t0 = now_ns();
+    bool stopped = false;
+    const char byte = 'e';
+    while (r.events < p.events) {
+        if ((r.rounds & 255) == 0 && should_stop()) {
+            stopped = true;
+            break;
+        }
+        const std::int64_t start = now_ns();
+        for (auto& pp : pipes)
+            check_syscall(::write(pp.write_end.get(), &byte, 1), "write");
+        int remaining = p.pipes;
+        while (remaining > 0) {
+            const int n = waiter->wait(ready.data(), p.pipes);
+            for (int i = 0; i < n; ++i) {
+                char got;
+                const ssize_t len = ::read(pipes[size_t(ready[size_t(i)])].read_end.get(), &got, 1);
+                if (len < 0 && errno == EAGAIN)
+                    continue; // reported twice (a multishot and a re-arm): already read
+                check_syscall(len, "read");
+                ++r.events;
+                --remaining;
+                waiter->rearm(ready[size_t(i)]);
+            }
+        }
+        ++r.rounds;
+        r.round_latency.record(now_ns() - start);
+    }
+    r.seconds = (now_ns() - t0) / 1e9;
+    r.usage = usage.delta();
+    r.enters = waiter->enters();
+    r.status = stopped ? "stopped" : "ok";
+    return r;
+}
+
+Table events_table(const EventsResult& r) {
+    Table t;
+    t.columns = {"experiment", "variant", "status", "ops",     "seconds", "ops_per_sec",
+                 "p50_us",     "p99_us",  "max_us", "user_ms", "sys_ms",  "pipes",
+                 "rounds",     "enters",  "vcsw",   "ivcsw"};
+    const auto& h = r.round_latency;
+    t.rows.push_back({Value::text("events"), Value::text(r.params.backend), Value::text(r.status),
+                      Value::integer(r.events), Value::real(r.seconds),
+                      r.seconds > 0 ? Value::real(r.events / r.seconds) : Value::null(),
+                      Value::real(h.percentile(0.50) / 1e3), Value::real(h.percentile(0.99) / 1e3),
+                      Value::real(h.max() / 1e3), Value::real(r.usage.user_ms),
+                      Value::real(r.usage.sys_ms), Value::integer(r.params.pipes),
+                      Value::integer(r.rounds),
+                      r.enters < 0 ? Value::null() : Value::integer(r.enters),
+                      Value::integer(r.usage.nvcsw), Value::integer(r.usage.nivcsw)});
+    return t;
+}
+
+} // namespace uringprobe

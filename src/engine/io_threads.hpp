@@ -1,0 +1,32 @@
+// io_uring's kernel threads in this process, sampled from /proc/self/task:
+// the io-wq workers ("iou-wrk-*", which take the operations that cannot
+// complete inline: blocking fallocate, writes that would block, anything
+// with IOSQE_ASYNC) or the SQPOLL threads ("iou-sqp-*"). How many distinct
+// threads were seen and the CPU time they used; a thread that starts and
+// exits between two samples is missed, so the counts are lower bounds.
+#pragma once
+
+#include <map>
+
+namespace uringprobe {
+
+class IoThreadSampler {
+public:
+    static constexpr const char* kWorkers = "iou-wrk-";
+    static constexpr const char* kSqPoll = "iou-sqp-";
+    // Threads whose name starts with `prefix`; those already running now
+    // count only with the CPU they use from now on.
+    explicit IoThreadSampler(const char* prefix = kWorkers);
+    void sample();
+    long workers_seen() const { return static_cast<long>(seen_.size()); }
+    // CPU (user + system) of the workers seen, at their last sample.
+    double cpu_ms() const;
+
+private:
+    const char* prefix_;
+    std::map<long, double> baseline_; // tid -> CPU ms when the sampler started
+    std::map<long, double> seen_;     // tid -> CPU ms since then, at the last sample
+    template <typename Visit> void each_worker(Visit&& visit) const;
+};
+
+} // namespace uringprobe
