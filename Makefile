@@ -9,7 +9,7 @@
 EXTENSION = uringprobe
 MODULE_big = uringprobe
 DATA = uringprobe--0.1.sql
-REGRESS = environment rings extend permissions
+REGRESS = environment rings extend completions events permissions
 
 ENGINE_OBJS = $(patsubst %.cpp,%.o,$(wildcard src/engine/*.cpp))
 PG_OBJS = $(patsubst %.cpp,%.o,$(wildcard src/pg/*.cpp))

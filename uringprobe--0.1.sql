@@ -161,6 +161,35 @@ RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'uringprobe_completions'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
 
+-- An event loop's cost per event (seeds/004_*), as Samba's local.event test:
+-- on each of `pipes` pipes write a byte, wait until readable, read it. backend
+-- 'epoll', 'poll', 'uring_oneshot' (POLL_ADD re-armed per event),
+-- 'uring_multishot', either with '_defer' (DEFER_TASKRUN), or
+-- 'pg_waiteventset' (this backend's WaitEventSet). p50_us..max_us: per round.
+CREATE FUNCTION uringprobe_events(
+    backend text DEFAULT 'epoll',
+    pipes integer DEFAULT 1,
+    events bigint DEFAULT 100000,
+    OUT experiment text,
+    OUT variant text,
+    OUT status text,
+    OUT ops bigint,
+    OUT seconds double precision,
+    OUT ops_per_sec double precision,
+    OUT p50_us double precision,
+    OUT p99_us double precision,
+    OUT max_us double precision,
+    OUT user_ms double precision,
+    OUT sys_ms double precision,
+    OUT pipes bigint,
+    OUT rounds bigint,
+    OUT enters bigint,
+    OUT vcsw bigint,
+    OUT ivcsw bigint)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'uringprobe_events'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
 -- A process seen through /proc: mappings (all, and io_uring rings),
 -- io_uring and other fds, page-table and resident size, CPU time so far.
 CREATE TYPE uringprobe_process AS (
@@ -201,6 +230,8 @@ REVOKE ALL ON FUNCTION uringprobe_completions(text, integer, integer, text, text
     FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION uringprobe_completions(text, integer, integer, text, text, bigint, text)
     TO pg_execute_server_program;
+REVOKE ALL ON FUNCTION uringprobe_events(text, integer, bigint) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION uringprobe_events(text, integer, bigint) TO pg_execute_server_program;
 REVOKE ALL ON FUNCTION uringprobe_postmaster() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION uringprobe_postmaster() TO pg_monitor;
 REVOKE ALL ON FUNCTION uringprobe_backend() FROM PUBLIC;

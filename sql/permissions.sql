@@ -33,6 +33,10 @@ RESET ROLE;
 SET ROLE regress_uringprobe_program;
 SELECT count(*) > 0 AS allowed FROM uringprobe_rings(rings => 1, forks => 1, mode => 'mmap');
 SELECT count(*) FROM uringprobe_extend(total_mb => 1);
+SELECT status, ops FROM uringprobe_completions(completions => 10);
+SELECT status, ops FROM uringprobe_events(events => 10);
+-- reading writes a scratch file first: pg_write_server_files as well
+SELECT status FROM uringprobe_completions('read', completions => 10);
 RESET ROLE;
 
 -- writing scratch files: for those trusted to write the server's files,

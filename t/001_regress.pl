@@ -8,7 +8,7 @@ use Test::More;
 use Uringprobe::Cluster;
 
 my $suite = "$FindBin::RealBin/..";
-my @tests = qw(environment rings extend permissions);
+my @tests = qw(environment rings extend completions events permissions);
 
 for my $server (servers())
 {

@@ -109,34 +109,16 @@ void validate(const CompletionsParams& p, const CompletionsCaps& caps) {
     check_range("completions", p.completions, 1, caps.max_completions);
 }
 
-CompletionsResult run_completions(const CompletionsParams& p,
-                                  const std::vector<std::string>& allowed,
-                                  const std::function<bool()>& should_stop) {
-    CompletionsResult r;
-    r.params = p;
+namespace {
+
+// Sets up the ring and keeps p.depth operations on `fd` in flight until
+// p.completions are reaped or a stop is requested (returns true then).
+// The ring is drained and gone when this returns.
+bool run_ring(const CompletionsParams& p, int target_fd, CompletionsResult& r,
+              const std::function<bool()>& should_stop) {
     const int batch = p.batch ? p.batch : p.depth;
     const size_t slot_bytes = p.op == CompletionOp::read ? kReadBytes : kDatagramBytes;
     std::vector<char> buffers(slot_bytes * static_cast<size_t>(p.depth));
-
-    // What the operations work on, before the ring: the ring goes first.
-    std::optional<ScratchDir> dir;
-    std::optional<ScratchFile> file;
-    std::optional<DatagramSource> datagrams;
-    if (p.op == CompletionOp::read) {
-        dir.emplace(p.dir, allowed);
-        dir->remove_stale_files();
-        file.emplace(*dir);
-        std::vector<char> content(kFileBytes, 'r');
-        for (size_t done = 0; done < content.size();)
-            done += static_cast<size_t>(
-                check_syscall(::pwrite(file->fd(), content.data() + done, content.size() - done,
-                                       static_cast<off_t>(done)),
-                              "pwrite"));
-    } else if (p.op == CompletionOp::recv) {
-        datagrams.emplace();
-    }
-    const int target_fd = file ? file->fd() : datagrams ? datagrams->socket.get() : -1;
-
     DrainedRing ring;
     io_uring_params params{};
     params.flags = p.setup_flags;
@@ -146,7 +128,7 @@ CompletionsResult run_completions(const CompletionsParams& p,
         r.status = "unsupported: the kernel refuses setup flags " +
                    setup_flags_string(p.setup_flags) + " (" + std::strerror(-ret) + ")";
         r.flags_in_effect = "none";
-        return r;
+        return false;
     }
     check_neg_errno(ret, "io_uring_queue_init");
     ring.live = true;
@@ -237,7 +219,44 @@ CompletionsResult run_completions(const CompletionsParams& p,
         sq_thread->sample();
         r.sqpoll_cpu_ms = sq_thread->cpu_ms();
     }
-    r.status = stopped ? "stopped" : "ok";
+    return stopped;
+}
+
+} // namespace
+
+CompletionsResult run_completions(const CompletionsParams& p,
+                                  const std::vector<std::string>& allowed,
+                                  const std::function<bool()>& should_stop) {
+    CompletionsResult r;
+    r.params = p;
+
+    // What the operations work on, before the ring: the ring goes first.
+    std::optional<ScratchDir> dir;
+    std::optional<ScratchFile> file;
+    std::optional<DatagramSource> datagrams;
+    if (p.op == CompletionOp::read) {
+        dir.emplace(p.dir, allowed);
+        dir->remove_stale_files();
+        file.emplace(*dir);
+        std::vector<char> content(kFileBytes, 'r');
+        for (size_t done = 0; done < content.size();)
+            done += static_cast<size_t>(
+                check_syscall(::pwrite(file->fd(), content.data() + done, content.size() - done,
+                                       static_cast<off_t>(done)),
+                              "pwrite"));
+    } else if (p.op == CompletionOp::recv) {
+        datagrams.emplace();
+    }
+    const int target_fd = file ? file->fd() : datagrams ? datagrams->socket.get() : -1;
+
+    const long sq_threads_before = count_io_threads(IoThreadSampler::kSqPoll);
+    const bool stopped = run_ring(p, target_fd, r, should_stop);
+    // An SQPOLL thread outlives its ring for a moment: wait for it, so the
+    // caller finds the process as it was.
+    if (p.setup_flags & IORING_SETUP_SQPOLL)
+        wait_for_io_threads(IoThreadSampler::kSqPoll, sq_threads_before, 2000);
+    if (r.status.empty())
+        r.status = stopped ? "stopped" : "ok";
     return r;
 }
 

@@ -6,10 +6,15 @@
 #include <cstdlib>
 #include <dirent.h>
 #include <string>
+#include <unistd.h>
 
 namespace uringprobe {
 
-template <typename Visit> void IoThreadSampler::each_worker(Visit&& visit) const {
+namespace {
+
+// Calls visit(tid, cpu_ms) for every thread of this process whose name
+// starts with `prefix_`.
+template <typename Visit> void each_thread(const char* prefix_, Visit&& visit) {
     DIR* d = ::opendir("/proc/self/task");
     if (!d)
         return; // not observable here
@@ -35,18 +40,36 @@ template <typename Visit> void IoThreadSampler::each_worker(Visit&& visit) const
     ::closedir(d);
 }
 
+} // namespace
+
 IoThreadSampler::IoThreadSampler(const char* prefix) : prefix_(prefix) {
-    each_worker([this](long tid, double ms) { baseline_[tid] = ms; });
+    each_thread(prefix_, [this](long tid, double ms) { baseline_[tid] = ms; });
 }
 
 void IoThreadSampler::sample() {
-    each_worker([this](long tid, double ms) {
+    each_thread(prefix_, [this](long tid, double ms) {
         auto b = baseline_.find(tid);
         if (b == baseline_.end())
             seen_[tid] = ms;
         else if (ms > b->second || seen_.count(tid))
             seen_[tid] = ms - b->second;
     });
+}
+
+long count_io_threads(const char* prefix) {
+    long n = 0;
+    each_thread(prefix, [&n](long, double) { ++n; });
+    return n;
+}
+
+bool wait_for_io_threads(const char* prefix, long count, int timeout_ms) {
+    for (int waited = 0;; waited += 5) {
+        if (count_io_threads(prefix) <= count)
+            return true;
+        if (waited >= timeout_ms)
+            return false;
+        ::usleep(5000);
+    }
 }
 
 double IoThreadSampler::cpu_ms() const {

@@ -26,7 +26,12 @@ private:
     const char* prefix_;
     std::map<long, double> baseline_; // tid -> CPU ms when the sampler started
     std::map<long, double> seen_;     // tid -> CPU ms since then, at the last sample
-    template <typename Visit> void each_worker(Visit&& visit) const;
 };
+
+// How many threads of this process have a name starting with `prefix`.
+long count_io_threads(const char* prefix);
+// Waits (up to `timeout_ms`) until at most `count` such threads are left;
+// returns whether they are.
+bool wait_for_io_threads(const char* prefix, long count, int timeout_ms);
 
 } // namespace uringprobe

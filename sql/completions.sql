@@ -1,0 +1,38 @@
+-- uringprobe_completions(): the SQL surface and argument errors. Timings
+-- are checked for sanity in t/007_completions_events.pl.
+CREATE EXTENSION IF NOT EXISTS uringprobe;
+LOAD 'uringprobe';
+-- Each operation and reaping mode completes exactly what it was asked for.
+SELECT variant, status, ops, depth, batch, flags_in_effect, errors
+FROM (VALUES ('nop'), ('recv')) o(op),
+     (VALUES ('each'), ('batch')) r(reaping),
+     LATERAL uringprobe_completions(o.op, 8, 0, r.reaping, '', 1000)
+ORDER BY 1;
+-- depth 8 in batches of 8, 1000 completions: 125 submissions, each one
+-- io_uring_enter that also waits
+SELECT enters, completions_per_enter FROM uringprobe_completions('nop', 8, 8, 'batch', '', 1000);
+-- Flags: what took effect; a combination the kernel refuses is a row.
+SELECT flags_requested, flags_in_effect, status
+FROM uringprobe_completions(flags => 'single_issuer, coop_taskrun', completions => 100);
+SELECT flags_requested, flags_in_effect, status
+FROM uringprobe_completions(flags => 'defer_taskrun', completions => 100);
+-- read needs a scratch directory
+SET uringprobe.scratch_dirs = '/tmp';
+SELECT variant, status, ops, errors FROM uringprobe_completions('read', completions => 1000);
+SELECT count(*) AS files_left FROM pg_ls_dir('/tmp') f
+WHERE f LIKE 'uringprobe-' || pg_backend_pid() || '-%';
+SET uringprobe.scratch_dirs = '';
+SELECT * FROM uringprobe_completions('read', completions => 10);
+RESET uringprobe.scratch_dirs;
+-- Bad input: one clear error each.
+SELECT * FROM uringprobe_completions(op => 'write');
+SELECT * FROM uringprobe_completions(reaping => 'some');
+SELECT * FROM uringprobe_completions(flags => 'iopoll');
+SELECT * FROM uringprobe_completions(depth => 0);
+SELECT * FROM uringprobe_completions(depth => 4097);
+SELECT * FROM uringprobe_completions(depth => 8, batch => 9);
+SELECT * FROM uringprobe_completions(batch => -1);
+SELECT * FROM uringprobe_completions(completions => 0);
+SELECT * FROM uringprobe_completions(completions => 100000001);
+SELECT * FROM uringprobe_completions(op => NULL);
+SELECT 1 AS still_usable;

@@ -1,0 +1,119 @@
+# uringprobe_completions() and uringprobe_events() under every io_method of
+# every server: every operation, reaping mode and event backend runs and
+# returns sane rows; refused setup flags are rows, not errors; a cancelled
+# run leaves the backend's fds, rings, threads and children as they were.
+use strict;
+use warnings;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use Uringprobe::Cluster;
+
+my @fs = grep { $_->{name} eq 'default' && $_->{status} eq 'ok' } scratch_filesystems();
+BAIL_OUT('no scratch directory: run through make test') unless @fs;
+my $scratch = $fs[0]{dir};
+
+sub row
+{
+	my ($node, $sql) = @_;
+	my ($ret, $out, $err) = $node->psql('postgres', $sql,
+		extra_params => [ '--pset=tuples_only=off', '--pset=footer=off' ]);
+	die "query failed: $sql\n$err\n" if $ret != 0;
+	my ($head, $line) = split /\n/, $out;
+	my %r;
+	@r{ split /\|/, $head } = split /\|/, $line, -1;
+	return \%r;
+}
+
+# What a backend holds: fds, io_uring fds, threads, child processes.
+my $state = "SELECT open_fds || ',' || io_uring_fds || ',' "
+  . "|| (SELECT count(*) FROM pg_ls_dir('/proc/self/task')) || ',' "
+  . "|| length(pg_read_file('/proc/' || pg_backend_pid() || '/task/' || pg_backend_pid() || '/children')) "
+  . "FROM uringprobe_backend();";
+
+for my $server (servers())
+{
+	for my $io_method (io_methods($server))
+	{
+		my $cell = "$server->{name}/$io_method";
+		my ($node) = start_cluster(server => $server, io_method => $io_method,
+			name => "ce_$server->{name}_$io_method",
+			settings => ["uringprobe.scratch_dirs = '$scratch'"]);
+		$node->safe_psql('postgres', 'CREATE EXTENSION uringprobe');
+
+		for my $op (qw(nop read recv))
+		{
+			for my $reaping (qw(each batch))
+			{
+				for my $depth (1, 32)
+				{
+					my $what = "$cell: $op/$reaping depth $depth";
+					my $r = row($node,
+						"SELECT * FROM uringprobe_completions('$op', $depth, 0, '$reaping', '', 2000)");
+					is($r->{status}, 'ok', "$what: completed");
+					is($r->{ops}, 2000, "$what: every completion counted");
+					is($r->{errors}, 0, "$what: none failed");
+					ok($r->{ns_per_completion} > 0 && $r->{completions_per_enter} >= 1
+						  && $r->{completions_per_enter} <= $depth,
+						"$what: 0 ns < cost, 1 <= completions per enter <= depth "
+						  . "($r->{ns_per_completion} ns, $r->{completions_per_enter})");
+				}
+			}
+		}
+		for my $flags ('sqpoll', 'single_issuer,defer_taskrun', 'single_issuer,coop_taskrun', 'sqpoll,defer_taskrun')
+		{
+			my $r = row($node, "SELECT * FROM uringprobe_completions('nop', 8, 0, 'batch', '$flags', 2000)");
+			if ($r->{status} =~ /^unsupported: /)
+			{
+				is($r->{flags_in_effect}, 'none', "$cell: $flags refused, said as a row ($r->{status})");
+				next;
+			}
+			is($r->{status}, 'ok', "$cell: $flags completed");
+			is($r->{flags_in_effect}, $flags, "$cell: $flags took effect");
+			is($r->{ops}, 2000, "$cell: $flags: every completion counted");
+			ok(($r->{sqpoll_cpu_ms} ne '') == ($flags =~ /sqpoll/),
+				"$cell: $flags: SQPOLL thread CPU reported exactly with SQPOLL");
+		}
+
+		for my $backend (qw(epoll poll uring_oneshot uring_oneshot_defer uring_multishot
+			uring_multishot_defer pg_waiteventset))
+		{
+			for my $pipes (1, 4)
+			{
+				my $what = "$cell: events $backend x$pipes";
+				my $r = row($node, "SELECT * FROM uringprobe_events('$backend', $pipes, 2000)");
+				if ($r->{status} =~ /^unsupported: /)
+				{
+				  SKIP: { skip "$what: $r->{status}", 3; }
+					next;
+				}
+				is($r->{status}, 'ok', "$what: completed");
+				is($r->{ops}, 2000, "$what: 2000 events");
+				ok($r->{ops_per_sec} > 0 && $r->{p50_us} > 0 && $r->{p50_us} <= $r->{p99_us}
+					  && $r->{p99_us} <= $r->{max_us} * 1.02,
+					"$what: events/s > 0, 0 < p50 <= p99 <= max");
+			}
+		}
+
+		# Cancelled mid-run: nothing left behind, the session goes on.
+		for my $run (
+			"uringprobe_completions('recv', 32, 0, 'each', '', 100000000)",
+			"uringprobe_completions('nop', 32, 0, 'batch', 'sqpoll', 100000000)",
+			"uringprobe_completions('read', 32, 0, 'batch', '', 100000000)",
+			"uringprobe_events('uring_multishot', 8, 100000000)",
+			"uringprobe_events('pg_waiteventset', 8, 100000000)")
+		{
+			my ($ret, $out, $err) = $node->psql('postgres',
+				"$state SET statement_timeout = '300ms'; SELECT * FROM $run; RESET statement_timeout; $state",
+				on_error_stop => 0);
+			like($err, qr/canceling statement due to statement timeout/, "$cell: $run is cancelled");
+			my ($before, $after) = split /\n/, $out;
+			ok(defined $after && $before eq $after,
+				"$cell: $run leaves fds, rings, threads and children as they were ($before -> "
+				  . ($after // 'nothing') . ")");
+		}
+		is(scalar(scratch_files($scratch)), 0, "$cell: no scratch file left");
+		$node->stop;
+	}
+}
+
+done_testing();
