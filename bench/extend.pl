@@ -55,23 +55,18 @@ my $runs = tsv_open($runs_file, qw(fs where round), @cols);
 sub in_backend
 {
 	my ($fs, $strategy, $interface, $sessions, $round) = @_;
-	my $out = $node->safe_psql('postgres',
+	return backend_row($node,
 		"SELECT * FROM uringprobe_extend('$fs->{dir}', '$strategy', '$interface', min_blocks => 1, "
 		  . "max_blocks => 64, total_mb => $mb, write_data => true, sessions => $sessions, "
-		  . "seed => $round)",
-		extra_params => [ '--pset=tuples_only=off', '--pset=footer=off' ]);
-	return (parse_rows($out, '\|'))[0];
+		  . "seed => $round)");
 }
 
 sub in_cli
 {
 	my ($fs, $strategy, $interface, $sessions, $round) = @_;
-	my ($out, $err) = run_command([
-		$cli, 'extend', '--dir', $fs->{dir}, '--strategy', $strategy, '--interface', $interface,
-		'--min-blocks', 1, '--max-blocks', 64, '--total-mb', $mb, '--write-data',
-		'--sessions', $sessions, '--seed', $round, '--format', 'tsv' ]);
-	die "uringprobe-cli extend failed: $err\n" unless $out =~ /\n/;
-	return (parse_rows($out, '\t'))[0];
+	return cli_row($cli, 'extend', '--dir', $fs->{dir}, '--strategy', $strategy, '--interface',
+		$interface, '--min-blocks', 1, '--max-blocks', 64, '--total-mb', $mb, '--write-data',
+		'--sessions', $sessions, '--seed', $round);
 }
 
 # 1. Backend and CLI side by side.
@@ -112,8 +107,6 @@ close $runs;
 my $cmp = tsv_open($cmp_file, qw(fs strategy interface sessions rounds backend_s cli_s ratio
 	  min_ratio backend_range cli_range backend_mb_s p99_us max_ms extents fallocates zero_writes
 	  iowq_workers));
-sub range { my @v = sort { $a <=> $b } @_; return sprintf('%.2f-%.2f', $v[0], $v[-1]); }
-sub least { my @v = sort { $a <=> $b } @_; return $v[0]; }
 for my $fs (@fs)
 {
 	for my $strategy (@strategies)
@@ -129,7 +122,7 @@ for my $fs (@fs)
 				tsv_row($cmp, $fs->{name}, $strategy, $interface, $n, $rounds,
 					sprintf('%.3f', $b), sprintf('%.3f', $c), sprintf('%.2f', $b / $c),
 					sprintf('%.2f', least(@{ $s->{backend} }) / least(@{ $s->{cli} })),
-					range(@{ $s->{backend} }), range(@{ $s->{cli} }),
+					spread(@{ $s->{backend} }), spread(@{ $s->{cli} }),
 					sprintf('%.0f', $mb / $b), sprintf('%.0f', median(@{ $s->{'backend.p99'} })),
 					sprintf('%.1f', median(@{ $s->{'backend.max'} }) / 1000),
 					$r->{extents}, $r->{fallocates}, $r->{zero_writes}, $r->{iowq_workers});

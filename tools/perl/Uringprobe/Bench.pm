@@ -5,9 +5,11 @@ package Uringprobe::Bench;
 use strict;
 use warnings;
 use Exporter 'import';
+use PostgreSQL::Test::Utils ();
 use Uringprobe::Cluster;
 
-our @EXPORT = qw(median parse_rows tsv_open tsv_row bench_filesystems);
+our @EXPORT = qw(median least spread parse_rows tsv_open tsv_row bench_filesystems
+  backend_row cli_row);
 
 # Median of the defined, non-empty values; '' when there are none.
 sub median
@@ -15,6 +17,29 @@ sub median
 	my @v = sort { $a <=> $b } grep { defined && $_ ne '' } @_;
 	return '' unless @v;
 	return @v % 2 ? $v[$#v / 2] : ($v[@v / 2 - 1] + $v[@v / 2]) / 2;
+}
+
+sub least { my @v = sort { $a <=> $b } @_; return $v[0]; }
+
+# "min-max" of the values, to two decimals.
+sub spread { my @v = sort { $a <=> $b } @_; return sprintf('%.2f-%.2f', $v[0], $v[-1]); }
+
+# The first row of an experiment run as SQL in $node, as a hash.
+sub backend_row
+{
+	my ($node, $sql) = @_;
+	my $out = $node->safe_psql('postgres', $sql,
+		extra_params => [ '--pset=tuples_only=off', '--pset=footer=off' ]);
+	return (parse_rows($out, '\|'))[0];
+}
+
+# The first row of `uringprobe-cli @args --format tsv`, as a hash.
+sub cli_row
+{
+	my ($cli, @args) = @_;
+	my ($out, $err) = PostgreSQL::Test::Utils::run_command([ $cli, @args, '--format', 'tsv' ]);
+	die "uringprobe-cli @args failed: $err\n" unless $out =~ /\n/;
+	return (parse_rows($out, '\t'))[0];
 }
 
 # Rows of $text (a header line, then data; columns split by $sep) as hashes.

@@ -1,0 +1,21 @@
+# Reaping completions: ns per completion vs queue depth, a panel per
+# operation, a line per setup flags and reaping mode (backend, medians).
+#   gnuplot -e "data='completions.tsv'; out='completions.png'; ops='nop recv'; flagsets='none sqpoll'" bench/completions.gp
+set terminal pngcairo size 1400,600 font ",10"
+set output out
+set datafile separator "\t"
+set termoption noenhanced
+set grid
+set logscale xy 2
+set xlabel "queue depth"
+set ylabel "ns per completion"
+set key below
+set multiplot layout 1, words(ops) title "io_uring completions reaped each (cqe_seen) or in batches (cq_advance)"
+do for [o = 1:words(ops)] {
+    op = word(ops, o)
+    set title op
+    plot for [f = 1:words(flagsets)] for [r in "each batch"] data every ::1 \
+        using 3:((strcol(1) eq op && strcol(2) eq word(flagsets, f) && strcol(4) eq r) ? column(6) : 1/0) \
+        with linespoints title word(flagsets, f) . " " . r
+}
+unset multiplot

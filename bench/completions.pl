@@ -1,0 +1,95 @@
+# Reaping completions one by one or in batches (seeds/002_*):
+# uringprobe_completions() in a backend and `uringprobe-cli completions` in
+# a bare process, over op x setup flags x depth x reaping, in rounds that
+# alternate which side goes first. ns per completion, medians.
+#
+#   perl bench/completions.pl RUNS.tsv COMPARISON.tsv
+# Environment: URINGPROBE_COMPLETIONS_OPS ("nop recv"),
+# URINGPROBE_COMPLETIONS_DEPTHS ("1 8 32 128"), URINGPROBE_COMPLETIONS_FLAGS
+# ("none sqpoll"), URINGPROBE_COMPLETIONS (1000000 for nop and read, a fifth
+# of it for recv), URINGPROBE_COMPLETIONS_ROUNDS (3).
+use strict;
+use warnings;
+use PostgreSQL::Test::Utils;
+use Uringprobe::Bench;
+use Uringprobe::Cluster;
+
+my ($runs_file, $cmp_file) = @ARGV;
+die "usage: completions.pl RUNS.tsv COMPARISON.tsv\n" unless $cmp_file;
+my @ops = split ' ', ($ENV{URINGPROBE_COMPLETIONS_OPS} // 'nop recv');
+my @depths = split ' ', ($ENV{URINGPROBE_COMPLETIONS_DEPTHS} // '1 8 32 128');
+my @flag_sets = split ' ', ($ENV{URINGPROBE_COMPLETIONS_FLAGS} // 'none sqpoll');
+my $count = $ENV{URINGPROBE_COMPLETIONS} // 1000000;
+my $rounds = $ENV{URINGPROBE_COMPLETIONS_ROUNDS} // 3;
+
+my ($server) = sort { $b->{major} <=> $a->{major} } servers();
+my $cli = "$server->{bindir}/uringprobe-cli";
+my ($fs) = grep { $_->{name} eq 'default' } scratch_filesystems();
+my ($node) = start_cluster(server => $server, name => 'completions_bench',
+	settings => $fs ? ["uringprobe.scratch_dirs = '$fs->{dir}'"] : []);
+$node->safe_psql('postgres', 'CREATE EXTENSION uringprobe');
+
+my @cols = qw(variant status ops seconds user_ms sys_ms op depth batch reaping flags_in_effect
+  ns_per_completion completions_per_enter enters sqpoll_cpu_ms errors);
+my $runs = tsv_open($runs_file, qw(where round), @cols);
+my %ns;    # key -> where -> [ns]; key -> 'row' -> last backend row
+my @keys;
+for my $round (1 .. $rounds)
+{
+	for my $op (@ops)
+	{
+		my $n = $op eq 'recv' ? int($count / 5) : $count;
+		for my $flags (@flag_sets)
+		{
+			my $f = $flags eq 'none' ? '' : $flags;
+			for my $depth (@depths)
+			{
+				for my $reaping (qw(each batch))
+				{
+					my $key = join("\t", $op, $flags, $depth, $reaping);
+					push @keys, $key if $round == 1;
+					my @order = $round % 2 ? qw(backend cli) : qw(cli backend);
+					for my $where (@order)
+					{
+						my $r = $where eq 'backend'
+						  ? backend_row($node,
+							"SELECT * FROM uringprobe_completions('$op', $depth, 0, '$reaping', '$f', $n)")
+						  : cli_row($cli, 'completions', '--op', $op, '--depth', $depth, '--reaping', $reaping,
+							($f ? ('--flags', $f) : ()), '--completions', $n,
+							($fs ? ('--dir', $fs->{dir}) : ()));
+						tsv_row($runs, $where, $round, map { $r->{$_} } @cols);
+						next unless $r->{status} eq 'ok';
+						push @{ $ns{$key}{$where} }, $r->{ns_per_completion};
+						$ns{$key}{row} = $r if $where eq 'backend';
+					}
+				}
+			}
+		}
+	}
+}
+close $runs;
+$node->stop;
+
+my $cmp = tsv_open($cmp_file, qw(op flags depth reaping rounds backend_ns cli_ns ratio min_ratio
+	  completions_per_enter sqpoll_cpu_ms status));
+# Sorted so that each line of the plot (op, flags, reaping) is contiguous.
+sub key_order
+{
+	my @a = split /\t/, $a;
+	my @b = split /\t/, $b;
+	return $a[0] cmp $b[0] || $a[1] cmp $b[1] || $a[3] cmp $b[3] || $a[2] <=> $b[2];
+}
+for my $key (sort key_order @keys)
+{
+	my $s = $ns{$key};
+	if (!$s->{backend} || !$s->{cli})
+	{
+		tsv_row($cmp, split(/\t/, $key), $rounds, ('') x 7, 'not run: see the runs file');
+		next;
+	}
+	my ($b, $c) = (median(@{ $s->{backend} }), median(@{ $s->{cli} }));
+	tsv_row($cmp, split(/\t/, $key), $rounds, sprintf('%.1f', $b), sprintf('%.1f', $c),
+		sprintf('%.2f', $b / $c), sprintf('%.2f', least(@{ $s->{backend} }) / least(@{ $s->{cli} })),
+		sprintf('%.1f', $s->{row}{completions_per_enter}), $s->{row}{sqpoll_cpu_ms}, 'ok');
+}
+close $cmp;

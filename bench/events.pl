@@ -1,0 +1,84 @@
+# The event-loop ping-pong (seeds/004_*): uringprobe_events() in a backend
+# and `uringprobe-cli events` in a bare process, every backend (plus
+# PostgreSQL's WaitEventSet, backend only), in rounds that alternate which
+# side goes first; and the CLI's epoll against bench/epoll-pingpong.c, the
+# smallest hand-written epoll loop, compiled here.
+#
+#   perl bench/events.pl RUNS.tsv COMPARISON.tsv
+# Environment: URINGPROBE_EVENTS (200000 per run), URINGPROBE_EVENTS_PIPES
+# ("1"), URINGPROBE_EVENTS_ROUNDS (5).
+use strict;
+use warnings;
+use Cwd;
+use PostgreSQL::Test::Utils;
+use Uringprobe::Bench;
+use Uringprobe::Cluster;
+
+my ($runs_file, $cmp_file) = @ARGV;
+die "usage: events.pl RUNS.tsv COMPARISON.tsv\n" unless $cmp_file;
+my $events = $ENV{URINGPROBE_EVENTS} // 200000;
+my @pipes = split ' ', ($ENV{URINGPROBE_EVENTS_PIPES} // '1');
+my $rounds = $ENV{URINGPROBE_EVENTS_ROUNDS} // 5;
+my @backends = qw(epoll poll uring_oneshot uring_oneshot_defer uring_multishot
+  uring_multishot_defer pg_waiteventset);
+
+my ($server) = sort { $b->{major} <=> $a->{major} } servers();
+my $cli = "$server->{bindir}/uringprobe-cli";
+my $reference = Cwd::abs_path($PostgreSQL::Test::Utils::tmp_check) . '/epoll-pingpong';
+system('cc', '-O2', '-o', $reference, 'bench/epoll-pingpong.c') == 0
+  or die "could not compile bench/epoll-pingpong.c\n";
+my ($node) = start_cluster(server => $server, name => 'events_bench');
+$node->safe_psql('postgres', 'CREATE EXTENSION uringprobe');
+
+my @cols = qw(variant status ops seconds ops_per_sec p50_us p99_us max_us user_ms sys_ms pipes
+  rounds enters vcsw ivcsw);
+my $runs = tsv_open($runs_file, qw(where round), @cols);
+my %eps;    # backend/pipes -> where -> [events/s]
+for my $round (1 .. $rounds)
+{
+	for my $n (@pipes)
+	{
+		for my $backend (@backends)
+		{
+			my @order = $round % 2 ? qw(backend cli) : qw(cli backend);
+			for my $where (@order)
+			{
+				next if $where eq 'cli' && $backend eq 'pg_waiteventset';
+				my $r = $where eq 'backend'
+				  ? backend_row($node, "SELECT * FROM uringprobe_events('$backend', $n, $events)")
+				  : cli_row($cli, 'events', '--backend', $backend, '--pipes', $n, '--events', $events);
+				tsv_row($runs, $where, $round, map { $r->{$_} } @cols);
+				push @{ $eps{"$backend/$n"}{$where} }, $r->{ops_per_sec};
+			}
+		}
+		if ($n == 1)
+		{
+			my ($out) = run_command([ $reference, $events ]);
+			my (undef, $secs, $rate) = split /\t/, $out;
+			tsv_row($runs, 'reference', $round, 'epoll', 'ok', $events, $secs, $rate);
+			push @{ $eps{'epoll/1'}{reference} }, $rate;
+		}
+	}
+}
+close $runs;
+$node->stop;
+
+my $cmp = tsv_open($cmp_file, qw(backend pipes rounds backend_events_s cli_events_s ratio
+	  min_ratio backend_range_k cli_range_k reference_events_s cli_vs_reference));
+for my $n (@pipes)
+{
+	for my $backend (@backends)
+	{
+		my $e = $eps{"$backend/$n"};
+		my ($bk, $c) = (median(@{ $e->{backend} }), median(@{ $e->{cli} // [] }));
+		my $ref = $e->{reference} ? median(@{ $e->{reference} }) : '';
+		my $best = sub { my @v = sort { $b <=> $a } @_; return $v[0]; };    # the most events/s
+		tsv_row($cmp, $backend, $n, $rounds, sprintf('%.0f', $bk), $c eq '' ? '' : sprintf('%.0f', $c),
+			$c eq '' ? '' : sprintf('%.2f', $bk / $c),
+			$c eq '' ? '' : sprintf('%.2f', $best->(@{ $e->{backend} }) / $best->(@{ $e->{cli} })),
+			spread(map { $_ / 1000 } @{ $e->{backend} }),
+			$c eq '' ? '' : spread(map { $_ / 1000 } @{ $e->{cli} }),
+			$ref eq '' ? '' : sprintf('%.0f', $ref), $ref eq '' ? '' : sprintf('%.2f', $c / $ref));
+	}
+}
+close $cmp;
