@@ -64,7 +64,7 @@ close $runs;
 $node->stop;
 
 my $cmp = tsv_open($cmp_file, qw(backend pipes rounds backend_events_s cli_events_s ratio
-	  min_ratio backend_range_k cli_range_k reference_events_s cli_vs_reference));
+	  min_ratio backend_range_k cli_range_k reference_events_s cli_vs_reference best_vs_reference));
 for my $n (@pipes)
 {
 	for my $backend (@backends)
@@ -72,13 +72,15 @@ for my $n (@pipes)
 		my $e = $eps{"$backend/$n"};
 		my ($bk, $c) = (median(@{ $e->{backend} }), median(@{ $e->{cli} // [] }));
 		my $ref = $e->{reference} ? median(@{ $e->{reference} }) : '';
-		my $best = sub { my @v = sort { $b <=> $a } @_; return $v[0]; };    # the most events/s
+		# events/s: the best run of a side is its highest
+		my $best = sub { my @v = sort { $b <=> $a } @_; return $v[0]; };
 		tsv_row($cmp, $backend, $n, $rounds, sprintf('%.0f', $bk), $c eq '' ? '' : sprintf('%.0f', $c),
 			$c eq '' ? '' : sprintf('%.2f', $bk / $c),
 			$c eq '' ? '' : sprintf('%.2f', $best->(@{ $e->{backend} }) / $best->(@{ $e->{cli} })),
 			spread(map { $_ / 1000 } @{ $e->{backend} }),
 			$c eq '' ? '' : spread(map { $_ / 1000 } @{ $e->{cli} }),
-			$ref eq '' ? '' : sprintf('%.0f', $ref), $ref eq '' ? '' : sprintf('%.2f', $c / $ref));
+			$ref eq '' ? '' : sprintf('%.0f', $ref), $ref eq '' ? '' : sprintf('%.2f', $c / $ref),
+			$ref eq '' ? '' : sprintf('%.2f', $best->(@{ $e->{cli} }) / $best->(@{ $e->{reference} })));
 	}
 }
 close $cmp;

@@ -7,6 +7,16 @@ use Uringprobe::Cluster;
 
 my $scratch = PostgreSQL::Test::Utils::tempdir;
 
+# The row of `uringprobe-cli ... --format tsv`, as a hash.
+sub row_of
+{
+	my ($out) = run_command([ @_, '--format', 'tsv' ]);
+	my ($head, $line) = split /\n/, $out;
+	my %r;
+	@r{ split /\t/, $head // '' } = split /\t/, $line // '', -1;
+	return %r;
+}
+
 for my $server (servers())
 {
 	my $cli = "$server->{bindir}/uringprobe-cli";
@@ -23,16 +33,20 @@ for my $server (servers())
 	like($out, qr/^pg18\.io_uring\.rings\t92\t/m,
 		"$server->{name}: rings = 50 + 16 + 8 + 10 + 2 + 6 with the other defaults");
 
-	($out, $err) = run_command([ $cli, 'extend', '--dir', $scratch, '--format', 'tsv', '--interface', 'io_uring',
-		'--total-mb', '2', '--sessions', '2', '--write-data', '--verify' ]);
-	my @lines = split /\n/, $out;
-	my %r;
-	@r{ split /\t/, $lines[0] } = split /\t/, $lines[1], -1;
+	my %r = row_of($cli, 'extend', '--dir', $scratch, '--interface', 'io_uring', '--total-mb', '2',
+		'--sessions', '2', '--write-data', '--verify');
 	is($r{status}, 'ok', "$server->{name}: extend in a bare process");
 	is($r{verified}, 'ok', "$server->{name}: extend's file reads back as written");
 	is($r{file_bytes}, 2 * 1048576, "$server->{name}: extend grew 2 MiB");
 	opendir my $dh, $scratch or die;
 	is(scalar(grep { /^uringprobe-/ } readdir $dh), 0, "$server->{name}: extend left no file");
+
+	my %c = row_of($cli, 'completions', '--op', 'recv', '--depth', '8', '--reaping', 'each', '--completions', '500');
+	is("$c{status} $c{ops} $c{errors}", 'ok 500 0', "$server->{name}: completions in a bare process");
+	%c = row_of($cli, 'completions', '--op', 'read', '--dir', $scratch, '--completions', '500');
+	is("$c{status} $c{ops} $c{errors}", 'ok 500 0', "$server->{name}: completions of reads in a bare process");
+	%c = row_of($cli, 'events', '--backend', 'uring_oneshot', '--pipes', '3', '--events', '300');
+	is("$c{status} $c{ops} $c{rounds}", 'ok 300 100', "$server->{name}: events in a bare process");
 
 	for my $bad (
 		[ [ 'env', '--max-connections', '0' ], qr/max_connections must be between 1 and 262143, got 0/ ],
@@ -40,6 +54,12 @@ for my $server (servers())
 		[ [ 'env', '--io-method', 'aio' ], qr/--io-method must be sync, worker or io_uring/ ],
 		[ [ 'env', '--bogus' ], qr/unknown option '--bogus'/ ],
 		[ ['extend'], qr/extend needs --dir DIR/ ],
+		[ [ 'completions', '--op', 'write' ], qr/op must be one of nop, read, recv, got 'write'/ ],
+		[ [ 'completions', '--op', 'read' ], qr/completions --op read needs --dir DIR/ ],
+		[ [ 'completions', '--flags', 'iopoll' ], qr/flags must be one of sqpoll, single_issuer/ ],
+		[ [ 'completions', '--depth', '8', '--batch', '9' ], qr/batch must be between 0 and 8, got 9/ ],
+		[ [ 'events', '--backend', 'pg_waiteventset' ], qr/only uringprobe_events\(\) in a backend has it/ ],
+		[ [ 'events', '--pipes', '0' ], qr/pipes must be between 1 and 1000, got 0/ ],
 		[ [ 'extend', '--dir', $scratch, '--strategy', 'zero' ], qr/strategy must be one of fallocate, write_zeros, mdzeroextend, write, got 'zero'/ ],
 		[ [ 'extend', '--dir', $scratch, '--interface', 'aio' ], qr/interface must be one of sync, io_uring, io_uring_async/ ],
 		[ [ 'extend', '--dir', $scratch, '--blocks', '0' ], qr/min_blocks must be between 1 and 4096, got 0/ ],
