@@ -15,7 +15,7 @@ do for [o = 1:words(ops)] {
     op = word(ops, o)
     set title op
     plot for [f = 1:words(flagsets)] for [r in "each batch"] data every ::1 \
-        using 3:((strcol(1) eq op && strcol(2) eq word(flagsets, f) && strcol(4) eq r) ? column(6) : 1/0) \
+        using 3:((strcol(1) eq op && strcol(2) eq word(flagsets, f) && strcol(4) eq r) ? column(7) : 1/0) \
         with linespoints title word(flagsets, f) . " " . r
 }
 unset multiplot

@@ -4,10 +4,11 @@
 # alternate which side goes first. ns per completion, medians.
 #
 #   perl bench/completions.pl RUNS.tsv COMPARISON.tsv
+# Each configuration runs for about URINGPROBE_COMPLETIONS_SECONDS (0.5):
+# a calibration run in the backend sets the count both sides then use.
 # Environment: URINGPROBE_COMPLETIONS_OPS ("nop recv"),
 # URINGPROBE_COMPLETIONS_DEPTHS ("1 8 32 128"), URINGPROBE_COMPLETIONS_FLAGS
-# ("none sqpoll"), URINGPROBE_COMPLETIONS (1000000 for nop and read, a fifth
-# of it for recv), URINGPROBE_COMPLETIONS_ROUNDS (3).
+# ("none sqpoll"), URINGPROBE_COMPLETIONS_ROUNDS (3).
 use strict;
 use warnings;
 use PostgreSQL::Test::Utils;
@@ -19,7 +20,7 @@ die "usage: completions.pl RUNS.tsv COMPARISON.tsv\n" unless $cmp_file;
 my @ops = split ' ', ($ENV{URINGPROBE_COMPLETIONS_OPS} // 'nop recv');
 my @depths = split ' ', ($ENV{URINGPROBE_COMPLETIONS_DEPTHS} // '1 8 32 128');
 my @flag_sets = split ' ', ($ENV{URINGPROBE_COMPLETIONS_FLAGS} // 'none sqpoll');
-my $count = $ENV{URINGPROBE_COMPLETIONS} // 1000000;
+my $run_seconds = $ENV{URINGPROBE_COMPLETIONS_SECONDS} // 0.5;
 my $rounds = $ENV{URINGPROBE_COMPLETIONS_ROUNDS} // 3;
 
 my ($server) = sort { $b->{major} <=> $a->{major} } servers();
@@ -33,12 +34,22 @@ my @cols = qw(variant status ops seconds user_ms sys_ms op depth batch reaping f
   ns_per_completion completions_per_enter enters sqpoll_cpu_ms errors);
 my $runs = tsv_open($runs_file, qw(where round), @cols);
 my %ns;    # key -> where -> [ns]; key -> 'row' -> last backend row
+my %count;    # key -> completions per run
 my @keys;
+
+# Completions that take about $run_seconds, from 20000 of them.
+sub calibrate
+{
+	my ($op, $depth, $reaping, $f) = @_;
+	my $r = backend_row($node, "SELECT * FROM uringprobe_completions('$op', $depth, 0, '$reaping', '$f', 20000)");
+	return 20000 unless $r->{status} eq 'ok' && $r->{ns_per_completion} > 0;
+	my $n = int($run_seconds * 1e9 / $r->{ns_per_completion});
+	return $n < 20000 ? 20000 : $n > 50000000 ? 50000000 : $n;
+}
 for my $round (1 .. $rounds)
 {
 	for my $op (@ops)
 	{
-		my $n = $op eq 'recv' ? int($count / 5) : $count;
 		for my $flags (@flag_sets)
 		{
 			my $f = $flags eq 'none' ? '' : $flags;
@@ -47,7 +58,12 @@ for my $round (1 .. $rounds)
 				for my $reaping (qw(each batch))
 				{
 					my $key = join("\t", $op, $flags, $depth, $reaping);
-					push @keys, $key if $round == 1;
+					if ($round == 1)
+					{
+						push @keys, $key;
+						$count{$key} = calibrate($op, $depth, $reaping, $f);
+					}
+					my $n = $count{$key};
 					my @order = $round % 2 ? qw(backend cli) : qw(cli backend);
 					for my $where (@order)
 					{
@@ -70,8 +86,8 @@ for my $round (1 .. $rounds)
 close $runs;
 $node->stop;
 
-my $cmp = tsv_open($cmp_file, qw(op flags depth reaping rounds backend_ns cli_ns ratio min_ratio
-	  completions_per_enter sqpoll_cpu_ms status));
+my $cmp = tsv_open($cmp_file, qw(op flags depth reaping rounds completions backend_ns cli_ns ratio
+	  min_ratio completions_per_enter sqpoll_cpu_ms status));
 # Sorted so that each line of the plot (op, flags, reaping) is contiguous.
 sub key_order
 {
@@ -84,12 +100,12 @@ for my $key (sort key_order @keys)
 	my $s = $ns{$key};
 	if (!$s->{backend} || !$s->{cli})
 	{
-		tsv_row($cmp, split(/\t/, $key), $rounds, ('') x 7, 'not run: see the runs file');
+		tsv_row($cmp, split(/\t/, $key), $rounds, $count{$key}, ('') x 6, 'not run: see the runs file');
 		next;
 	}
-	my ($b, $c) = (median(@{ $s->{backend} }), median(@{ $s->{cli} }));
-	tsv_row($cmp, split(/\t/, $key), $rounds, sprintf('%.1f', $b), sprintf('%.1f', $c),
-		sprintf('%.2f', $b / $c), sprintf('%.2f', least(@{ $s->{backend} }) / least(@{ $s->{cli} })),
+	my ($bk, $c) = (median(@{ $s->{backend} }), median(@{ $s->{cli} }));
+	tsv_row($cmp, split(/\t/, $key), $rounds, $count{$key}, sprintf("%.1f", $bk), sprintf("%.1f", $c),
+		sprintf("%.2f", $bk / $c), sprintf("%.2f", least(@{ $s->{backend} }) / least(@{ $s->{cli} })),
 		sprintf('%.1f', $s->{row}{completions_per_enter}), $s->{row}{sqpoll_cpu_ms}, 'ok');
 }
 close $cmp;
