@@ -5,6 +5,8 @@
 #   make installcheck               pg_regress against a running server
 #   make test                       set up servers and run every test
 #   make bench                      set up servers and run the benchmarks
+#                                   (PROFILE=full for the seed-sized matrices,
+#                                   LIST=1 to show the matrix only; see below)
 
 EXTENSION = uringprobe
 MODULE_big = uringprobe
@@ -47,6 +49,14 @@ endif
 
 test:
 	tools/run-tests
+# make bench [PROFILE=quick|full] [BENCHES="..."] [SERVERS="..."]
+#   [IO_METHODS="..."] [FILESYSTEMS="..."] [CLIENTS="..."] [LIST=1]
+BENCH_ENV = $(if $(PROFILE),URINGPROBE_PROFILE='$(PROFILE)') \
+	$(if $(BENCHES),URINGPROBE_BENCHES='$(BENCHES)') \
+	$(if $(SERVERS),URINGPROBE_BENCH_SERVERS='$(SERVERS)') \
+	$(if $(IO_METHODS),URINGPROBE_BENCH_IO_METHODS='$(IO_METHODS)') \
+	$(if $(FILESYSTEMS),URINGPROBE_BENCH_FS='$(FILESYSTEMS)') \
+	$(if $(CLIENTS),URINGPROBE_BENCH_CLIENTS='$(CLIENTS)')
 bench:
-	tools/run-bench
+	$(strip $(BENCH_ENV) tools/run-bench $(if $(LIST),--list))
 .PHONY: test bench

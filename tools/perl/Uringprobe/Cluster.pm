@@ -45,6 +45,17 @@ sub servers
 			pg_regress => dirname(dirname($pgxs)) . '/test/regress/pg_regress',
 		  };
 	}
+	# make bench SERVERS=...: only those, each of which must exist.
+	if (my $only = $ENV{URINGPROBE_BENCH_SERVERS})
+	{
+		my %have = map { $_->{name} => $_ } @servers;
+		for my $name (split ' ', $only)
+		{
+			die "unknown server '$name' (set up: @{[ map { $_->{name} } @servers ]})\n" unless $have{$name};
+		}
+		my %want = map { $_ => 1 } split ' ', $only;
+		@servers = grep { $want{ $_->{name} } } @servers;
+	}
 	return @servers;
 }
 
@@ -79,7 +90,14 @@ sub scratch_files
 sub io_methods
 {
 	my ($server) = @_;
-	return $server->{major} >= 18 ? qw(sync worker io_uring) : qw(sync);
+	my @methods = $server->{major} >= 18 ? qw(sync worker io_uring) : qw(sync);
+	# make bench IO_METHODS=...: only those
+	if (my $only = $ENV{URINGPROBE_BENCH_IO_METHODS})
+	{
+		my %want = map { $_ => 1 } split ' ', $only;
+		@methods = grep { $want{$_} } @methods;
+	}
+	return @methods;
 }
 
 # Start a cluster of $p{server} with $p{io_method} and extra settings
