@@ -11,6 +11,10 @@ use File::Basename qw(dirname);
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 
+# Ctrl-C or a TERM: die, so that END blocks run and PostgreSQL::Test::Cluster
+# stops every cluster it started (perl's default would skip them).
+$SIG{INT} = $SIG{TERM} = sub { die "interrupted by SIG$_[0]\n" };
+
 our @EXPORT =
   qw(servers io_methods start_cluster postmaster_pid io_uring_fds io_uring_mappings environment
   scratch_filesystems scratch_files);
