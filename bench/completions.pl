@@ -41,7 +41,7 @@ my @keys;
 sub calibrate
 {
 	my ($op, $depth, $reaping, $f) = @_;
-	my $r = backend_row($node, "SELECT * FROM uringprobe_completions('$op', $depth, 0, '$reaping', '$f', 20000)");
+	my $r = query_row($node, "SELECT * FROM uringprobe_completions('$op', $depth, 0, '$reaping', '$f', 20000)");
 	return 20000 unless $r->{status} eq 'ok' && $r->{ns_per_completion} > 0;
 	my $n = int($run_seconds * 1e9 / $r->{ns_per_completion});
 	return $n < 20000 ? 20000 : $n > 50000000 ? 50000000 : $n;
@@ -68,7 +68,7 @@ for my $round (1 .. $rounds)
 					for my $where (@order)
 					{
 						my $r = $where eq 'backend'
-						  ? backend_row($node,
+						  ? query_row($node,
 							"SELECT * FROM uringprobe_completions('$op', $depth, 0, '$reaping', '$f', $n)")
 						  : cli_row($cli, 'completions', '--op', $op, '--depth', $depth, '--reaping', $reaping,
 							($f ? ('--flags', $f) : ()), '--completions', $n,

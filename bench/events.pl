@@ -45,7 +45,7 @@ for my $round (1 .. $rounds)
 			{
 				next if $where eq 'cli' && $backend eq 'pg_waiteventset';
 				my $r = $where eq 'backend'
-				  ? backend_row($node, "SELECT * FROM uringprobe_events('$backend', $n, $events)")
+				  ? query_row($node, "SELECT * FROM uringprobe_events('$backend', $n, $events)")
 				  : cli_row($cli, 'events', '--backend', $backend, '--pipes', $n, '--events', $events);
 				tsv_row($runs, $where, $round, map { $r->{$_} } @cols);
 				push @{ $eps{"$backend/$n"}{$where} }, $r->{ops_per_sec};

@@ -55,7 +55,7 @@ my $runs = tsv_open($runs_file, qw(fs where round), @cols);
 sub in_backend
 {
 	my ($fs, $strategy, $interface, $sessions, $round) = @_;
-	return backend_row($node,
+	return query_row($node,
 		"SELECT * FROM uringprobe_extend('$fs->{dir}', '$strategy', '$interface', min_blocks => 1, "
 		  . "max_blocks => 64, total_mb => $mb, write_data => true, sessions => $sessions, "
 		  . "seed => $round)");

@@ -17,18 +17,6 @@ my @usable = grep { $_->{status} eq 'ok' } @fs;
 my %dir_of = map { $_->{name} => $_->{dir} } @usable;
 my $dirs = join(',', map { $_->{dir} } @usable);
 
-# Columns of one result row of $sql, as a hash; dies when it fails.
-sub row
-{
-	my ($node, $sql) = @_;
-	my ($ret, $out, $err) = $node->psql('postgres', $sql,
-		extra_params => [ '--pset=tuples_only=off', '--pset=footer=off' ]);
-	die "query failed: $sql\n$err\n" if $ret != 0;
-	my ($head, $line) = split /\n/, $out;
-	my %r;
-	@r{ split /\|/, $head } = split /\|/, $line, -1;
-	return \%r;
-}
 
 sub files_left
 {
@@ -65,7 +53,7 @@ for my $server (@servers)
 			for my $interface (@interfaces)
 			{
 				my $what = "$cell: $fs->{name} $strategy/$interface";
-				my $r = row($node,
+				my $r = query_row($node,
 					"SELECT * FROM uringprobe_extend('$fs->{dir}', '$strategy', '$interface', "
 					  . "min_blocks => 1, max_blocks => 32, total_mb => 2, write_data => true, "
 					  . "sessions => 2, verify => true)");
@@ -83,7 +71,7 @@ for my $server (@servers)
 	my $big = $dir_of{xfs} // $dir_of{default};
 	for my $interface (qw(sync io_uring))
 	{
-		my $r = row($node,
+		my $r = query_row($node,
 			"SELECT * FROM uringprobe_extend('$big', 'mdzeroextend', '$interface', min_blocks => 1, "
 			  . "max_blocks => 64, total_mb => 16, write_data => true, sessions => 8, verify => true)");
 		is($r->{verified}, 'ok', "$cell: 8 sessions, one shared file ($interface): content exact");
@@ -170,7 +158,7 @@ sub crash_cleanup
 	};
 	$killed->();
 	is(scalar(scratch_files($big)), 1, "$cell: a killed backend leaves its scratch file");
-	my $r = row($node, "SELECT * FROM uringprobe_extend('$big', total_mb => 1)");
+	my $r = query_row($node, "SELECT * FROM uringprobe_extend('$big', total_mb => 1)");
 	is($r->{stale_removed}, 1, "$cell: the next run in that directory removes it");
 	is(scalar(scratch_files($big)), 0, "$cell: ... and leaves none of its own");
 

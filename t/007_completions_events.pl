@@ -12,17 +12,6 @@ my @fs = grep { $_->{name} eq 'default' && $_->{status} eq 'ok' } scratch_filesy
 BAIL_OUT('no scratch directory: run through make test') unless @fs;
 my $scratch = $fs[0]{dir};
 
-sub row
-{
-	my ($node, $sql) = @_;
-	my ($ret, $out, $err) = $node->psql('postgres', $sql,
-		extra_params => [ '--pset=tuples_only=off', '--pset=footer=off' ]);
-	die "query failed: $sql\n$err\n" if $ret != 0;
-	my ($head, $line) = split /\n/, $out;
-	my %r;
-	@r{ split /\|/, $head } = split /\|/, $line, -1;
-	return \%r;
-}
 
 # What a backend holds: fds, io_uring fds, threads, child processes.
 my $state = "SELECT open_fds || ',' || io_uring_fds || ',' "
@@ -47,7 +36,7 @@ for my $server (servers())
 				for my $depth (1, 32)
 				{
 					my $what = "$cell: $op/$reaping depth $depth";
-					my $r = row($node,
+					my $r = query_row($node,
 						"SELECT * FROM uringprobe_completions('$op', $depth, 0, '$reaping', '', 2000)");
 					is($r->{status}, 'ok', "$what: completed");
 					is($r->{ops}, 2000, "$what: every completion counted");
@@ -61,7 +50,7 @@ for my $server (servers())
 		}
 		for my $flags ('sqpoll', 'single_issuer,defer_taskrun', 'single_issuer,coop_taskrun', 'sqpoll,defer_taskrun')
 		{
-			my $r = row($node, "SELECT * FROM uringprobe_completions('nop', 8, 0, 'batch', '$flags', 2000)");
+			my $r = query_row($node, "SELECT * FROM uringprobe_completions('nop', 8, 0, 'batch', '$flags', 2000)");
 			if ($r->{status} =~ /^unsupported: /)
 			{
 				is($r->{flags_in_effect}, 'none', "$cell: $flags refused, said as a row ($r->{status})");
@@ -80,7 +69,7 @@ for my $server (servers())
 			for my $pipes (1, 4)
 			{
 				my $what = "$cell: events $backend x$pipes";
-				my $r = row($node, "SELECT * FROM uringprobe_events('$backend', $pipes, 2000)");
+				my $r = query_row($node, "SELECT * FROM uringprobe_events('$backend', $pipes, 2000)");
 				if ($r->{status} =~ /^unsupported: /)
 				{
 				  SKIP: { skip "$what: $r->{status}", 3; }

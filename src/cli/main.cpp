@@ -135,6 +135,17 @@ public:
             usage_error(opt_ + " needs a value");
         return argv_[++i_];
     }
+    // The options every command has: --format (into *tsv) and --help
+    // (prints the usage and exits); anything else is a usage error.
+    void common(const std::string& opt, bool* tsv) {
+        if (opt == "--format")
+            *tsv = parse_format(value());
+        else if (opt == "-h" || opt == "--help") {
+            std::fputs(kUsage, stdout);
+            std::exit(0);
+        } else
+            usage_error("unknown option '" + opt + "'");
+    }
 
 private:
     int argc_;
@@ -183,13 +194,8 @@ int cmd_env(int argc, char** argv) {
             req.server.data_directory = value();
         } else if (opt == "--scratch-dir") {
             req.scratch_dirs.emplace_back(value());
-        } else if (opt == "--format") {
-            tsv = parse_format(value());
-        } else if (opt == "-h" || opt == "--help") {
-            std::fputs(kUsage, stdout);
-            return 0;
         } else {
-            usage_error("unknown option '" + opt + "'");
+            args.common(opt, &tsv);
         }
     }
     if (predict) {
@@ -218,13 +224,8 @@ int cmd_rings(int argc, char** argv) {
             up::set_ring_modes(p, value());
         else if (opt == "--dontfork")
             p.dontfork = true;
-        else if (opt == "--format")
-            tsv = parse_format(value());
-        else if (opt == "-h" || opt == "--help") {
-            std::fputs(kUsage, stdout);
-            return 0;
-        } else
-            usage_error("unknown option '" + opt + "'");
+        else
+            args.common(opt, &tsv);
     }
     up::validate(p, up::RingsCaps{});
     print_table(up::rings_table(up::run_rings(p, [] { return false; })), tsv);
@@ -274,13 +275,8 @@ int cmd_extend(int argc, char** argv) {
             p.shared = false;
         else if (opt == "--verify")
             p.verify = true;
-        else if (opt == "--format")
-            tsv = parse_format(value());
-        else if (opt == "-h" || opt == "--help") {
-            std::fputs(kUsage, stdout);
-            return 0;
-        } else
-            usage_error("unknown option '" + opt + "'");
+        else
+            args.common(opt, &tsv);
     }
     if (p.dir.empty())
         usage_error("extend needs --dir DIR");
@@ -311,13 +307,8 @@ int cmd_completions(int argc, char** argv) {
             p.completions = parse_int(opt, value());
         else if (opt == "--dir")
             p.dir = absolute_dir(value());
-        else if (opt == "--format")
-            tsv = parse_format(value());
-        else if (opt == "-h" || opt == "--help") {
-            std::fputs(kUsage, stdout);
-            return 0;
-        } else
-            usage_error("unknown option '" + opt + "'");
+        else
+            args.common(opt, &tsv);
     }
     if (p.op == up::CompletionOp::read && p.dir.empty())
         usage_error("completions --op read needs --dir DIR");
@@ -339,13 +330,8 @@ int cmd_events(int argc, char** argv) {
             p.pipes = parse_int(opt, value());
         else if (opt == "--events")
             p.events = parse_int(opt, value());
-        else if (opt == "--format")
-            tsv = parse_format(value());
-        else if (opt == "-h" || opt == "--help") {
-            std::fputs(kUsage, stdout);
-            return 0;
-        } else
-            usage_error("unknown option '" + opt + "'");
+        else
+            args.common(opt, &tsv);
     }
     if (p.backend == "pg_waiteventset")
         usage_error("backend pg_waiteventset is PostgreSQL's own: only uringprobe_events() in a "

@@ -10,6 +10,7 @@
 #include "system_info.hpp"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -99,23 +100,30 @@ public:
         check_neg_errno(submit_and_wait(1, nullptr), "io_uring fallocate");
     }
 
-    // All of `iov` at `off`, continuing after short writes.
-    void writev_all(int fd, std::vector<iovec> iov, off_t off) {
-        while (!iov.empty()) {
-            const int n = std::min<int>(static_cast<int>(iov.size()), kMaxIov);
+    // `count` iovecs at `off`, continuing after short writes. The iovecs
+    // are copied into a buffer the session keeps, so the timed path does
+    // not allocate.
+    void writev_all(int fd, const iovec* iov, size_t count, off_t off) {
+        pending_.assign(iov, iov + count);
+        while (!pending_.empty()) {
+            const int n = std::min<int>(static_cast<int>(pending_.size()), kMaxIov);
             long done;
             if (!ring_) {
-                done = check_syscall(::pwritev(fd, iov.data(), n, off), "pwritev");
+                done = check_syscall(::pwritev(fd, pending_.data(), n, off), "pwritev");
             } else {
-                io_uring_prep_writev(sqe(), fd, iov.data(), static_cast<unsigned>(n),
+                io_uring_prep_writev(sqe(), fd, pending_.data(), static_cast<unsigned>(n),
                                      static_cast<__u64>(off));
                 done = check_neg_errno(submit_and_wait(1, nullptr), "io_uring writev");
             }
             if (done == 0)
                 throw SysError(ENOSPC, ring_ ? "io_uring writev" : "pwritev");
-            advance(iov, static_cast<size_t>(done));
+            advance(pending_, static_cast<size_t>(done));
             off += done;
         }
+    }
+    void write_all(int fd, const char* buf, size_t len, off_t off) {
+        const iovec one{const_cast<char*>(buf), len};
+        writev_all(fd, &one, 1, off);
     }
 
     // Page `i` of `pages` at `off + i * block_size`: one write each, as a
@@ -123,9 +131,8 @@ public:
     void write_pages(int fd, const char* pages, int count, int block_size, off_t off) {
         if (!ring_) {
             for (int i = 0; i < count; ++i)
-                writev_all(
-                    fd, {{const_cast<char*>(pages) + size_t(i) * block_size, size_t(block_size)}},
-                    off + off_t(i) * block_size);
+                write_all(fd, pages + size_t(i) * block_size, size_t(block_size),
+                          off + off_t(i) * block_size);
             return;
         }
         for (int first = 0; first < count; first += kDepth) {
@@ -134,17 +141,16 @@ public:
                 io_uring_prep_write(sqe(), fd, pages + size_t(i) * block_size,
                                     static_cast<unsigned>(block_size),
                                     static_cast<__u64>(off + off_t(i) * block_size));
-            std::vector<int> res(static_cast<size_t>(batch));
+            std::array<int, kDepth> res{};
             submit_and_wait(batch, res.data());
             for (int i = 0; i < batch; ++i) {
                 if (res[size_t(i)] < 0)
                     throw SysError(-res[size_t(i)], "io_uring write");
                 if (res[size_t(i)] < block_size) { // finish a short write the plain way
                     const size_t done = size_t(res[size_t(i)]);
-                    writev_all(fd,
-                               {{const_cast<char*>(pages) + size_t(first + i) * block_size + done,
-                                 size_t(block_size) - done}},
-                               off + off_t(first + i) * block_size + off_t(done));
+                    write_all(fd, pages + size_t(first + i) * block_size + done,
+                              size_t(block_size) - done,
+                              off + off_t(first + i) * block_size + off_t(done));
                 }
             }
         }
@@ -197,6 +203,7 @@ private:
     std::optional<Ring> ring_;
     std::uint64_t next_tag_ = 0;
     std::uint64_t first_tag_ = 0;
+    std::vector<iovec> pending_; // what writev_all has still to write
 };
 
 void stamp_page(char* page, int block_size, std::uint64_t block) {
@@ -227,6 +234,7 @@ public:
         : p_(p), target_(target), stop_(stop), io_(p.interface), fd_(target.file->reopen()),
           rng_(p.seed * 0x9e3779b97f4a7c15ULL + static_cast<std::uint64_t>(index) + 1),
           zeros_(static_cast<size_t>(p.block_size), 0),
+          zero_iov_(static_cast<size_t>(p.max_blocks), iovec{zeros_.data(), zeros_.size()}),
           pages_(p.write_data ? static_cast<size_t>(p.max_blocks) * p.block_size : 0) {}
 
     void stop() { stop_ = true; }
@@ -290,14 +298,13 @@ private:
             ++r_.fallocates;
         } else if (p_.strategy == ExtendStrategy::write) {
             for (int i = 0; i < n; ++i) {
-                io_.writev_all(fd_.get(), {{zeros_.data(), zeros_.size()}},
-                               offset(first + static_cast<std::uint64_t>(i)));
+                io_.write_all(fd_.get(), zeros_.data(), zeros_.size(),
+                              offset(first + static_cast<std::uint64_t>(i)));
                 ++r_.zero_writes;
             }
         } else {
-            std::vector<iovec> iov(static_cast<size_t>(n), iovec{zeros_.data(), zeros_.size()});
             r_.zero_writes += (n + kMaxIov - 1) / kMaxIov;
-            io_.writev_all(fd_.get(), std::move(iov), offset(first));
+            io_.writev_all(fd_.get(), zero_iov_.data(), static_cast<size_t>(n), offset(first));
         }
     }
 
@@ -316,6 +323,7 @@ private:
     Fd fd_;
     std::mt19937_64 rng_;
     std::vector<char> zeros_;
+    std::vector<iovec> zero_iov_; // max_blocks times the zero block
     std::vector<char> pages_;
     SessionResult r_;
 };

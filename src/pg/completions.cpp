@@ -1,9 +1,7 @@
 // uringprobe_completions(): reaping completions one by one or in batches,
 // on a ring of this backend.
-#include "boundary.hpp"
 #include "experiment.hpp"
 #include "module.hpp"
-#include "result_table.hpp"
 
 #include "../engine/completions_experiment.hpp"
 #include "../engine/scratch_file.hpp"
@@ -39,12 +37,8 @@ Datum uringprobe_completions(PG_FUNCTION_ARGS) {
                         errmsg("uringprobe_completions: op 'read' writes a scratch file"),
                         errdetail("Only roles with privileges of pg_write_server_files may.")));
     const char* allowed_list = uringprobe::pg::scratch_dirs_setting;
-    const uint32 wait_event = uringprobe::pg::experiment_wait_event();
 
-    uringprobe::pg::ResultRows out;
-    bool stopped = false;
-    pgstat_report_wait_start(wait_event);
-    uringprobe::pg::run_guarded([&] {
+    return uringprobe::pg::run_experiment(fcinfo, [&](bool& stopped) {
         const auto allowed = uringprobe::split_dir_list(allowed_list ? allowed_list : "");
         uringprobe::CompletionsParams p;
         p.op = uringprobe::parse_completion_op(op);
@@ -58,11 +52,6 @@ Datum uringprobe_completions(PG_FUNCTION_ARGS) {
         const uringprobe::CompletionsResult r =
             uringprobe::run_completions(p, allowed, uringprobe::pg::stop_requested);
         stopped = r.status == "stopped";
-        uringprobe::pg::copy_table(uringprobe::completions_table(r), &out);
+        return uringprobe::completions_table(r);
     });
-    pgstat_report_wait_end();
-    if (stopped)
-        CHECK_FOR_INTERRUPTS();
-    uringprobe::pg::emit_rows(fcinfo, out);
-    return (Datum)0;
 }

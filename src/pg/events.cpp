@@ -1,8 +1,6 @@
 // uringprobe_events(): the pipe ping-pong in this backend, over epoll,
 // poll, io_uring polls, or PostgreSQL's own WaitEventSet.
-#include "boundary.hpp"
 #include "experiment.hpp"
-#include "result_table.hpp"
 
 #include "../engine/error.hpp"
 #include "../engine/events_experiment.hpp"
@@ -29,20 +27,15 @@ namespace {
 
 const char kWaitEventSet[] = "pg_waiteventset";
 
-// The WaitEventSet calls, each behind PG_TRY with nothing but plain values
-// in its frame: an error becomes a message for a C++ exception (raised
-// again, as a new ERROR, once the experiment has unwound).
-bool set_create(int nevents, WaitEventSet** out, char* msg, size_t len) {
+// Runs `call` (a lambda capturing plain values by reference) behind
+// PG_TRY: an ERROR it raises becomes false and its message in `msg`, for a
+// C++ exception that is raised again, as a new ERROR, once the experiment
+// has unwound. No C++ object lives between the PG_TRY and the call.
+template <typename Call> bool pg_try(const Call& call, char* msg, size_t len) {
     MemoryContext cxt = CurrentMemoryContext;
     volatile bool ok = true;
     PG_TRY();
-    {
-#if PG_VERSION_NUM >= 170000
-        *out = CreateWaitEventSet(CurrentResourceOwner, nevents);
-#else
-        *out = CreateWaitEventSet(cxt, nevents);
-#endif
-    }
+    { call(); }
     PG_CATCH();
     {
         MemoryContextSwitchTo(cxt);
@@ -54,62 +47,41 @@ bool set_create(int nevents, WaitEventSet** out, char* msg, size_t len) {
     }
     PG_END_TRY();
     return ok;
-}
-
-bool set_add(WaitEventSet* set, int fd, int index, char* msg, size_t len) {
-    MemoryContext cxt = CurrentMemoryContext;
-    volatile bool ok = true;
-    PG_TRY();
-    {
-        AddWaitEventToSet(set, WL_SOCKET_READABLE, fd, nullptr,
-                          reinterpret_cast<void*>(static_cast<intptr_t>(index)));
-    }
-    PG_CATCH();
-    {
-        MemoryContextSwitchTo(cxt);
-        ErrorData* e = CopyErrorData();
-        FlushErrorState();
-        strlcpy(msg, e->message, len);
-        FreeErrorData(e);
-        ok = false;
-    }
-    PG_END_TRY();
-    return ok;
-}
-
-int set_wait(WaitEventSet* set, WaitEvent* events, int max, char* msg, size_t len) {
-    MemoryContext cxt = CurrentMemoryContext;
-    volatile int n = -1;
-    PG_TRY();
-    { n = WaitEventSetWait(set, -1, events, max, PG_WAIT_EXTENSION); }
-    PG_CATCH();
-    {
-        MemoryContextSwitchTo(cxt);
-        ErrorData* e = CopyErrorData();
-        FlushErrorState();
-        strlcpy(msg, e->message, len);
-        FreeErrorData(e);
-        n = -1;
-    }
-    PG_END_TRY();
-    return n;
 }
 
 // The backend's own wait machinery as an EventWaiter.
 class WaitEventSetWaiter : public uringprobe::EventWaiter {
 public:
     explicit WaitEventSetWaiter(int pipes) : events_(new WaitEvent[size_t(pipes)]) {
-        if (!set_create(pipes, &set_, msg_, sizeof msg_))
+        WaitEventSet*& set = set_;
+        const bool ok = pg_try(
+            [&] {
+#if PG_VERSION_NUM >= 170000
+                set = CreateWaitEventSet(CurrentResourceOwner, pipes);
+#else
+                set = CreateWaitEventSet(CurrentMemoryContext, pipes);
+#endif
+            },
+            msg_, sizeof msg_);
+        if (!ok)
             throw uringprobe::SysError(EIO, std::string("CreateWaitEventSet: ") + msg_);
     }
-    ~WaitEventSetWaiter() override { FreeWaitEventSet(set_); }
+    ~WaitEventSetWaiter() override {
+        FreeWaitEventSet(set_);
+    }
     void add(int fd, int index) override {
-        if (!set_add(set_, fd, index, msg_, sizeof msg_))
+        WaitEventSet* set = set_;
+        void* data = reinterpret_cast<void*>(static_cast<intptr_t>(index));
+        if (!pg_try([&] { AddWaitEventToSet(set, WL_SOCKET_READABLE, fd, nullptr, data); }, msg_,
+                    sizeof msg_))
             throw uringprobe::SysError(EIO, std::string("AddWaitEventToSet: ") + msg_);
     }
     int wait(int* ready, int max) override {
-        const int n = set_wait(set_, events_.get(), max, msg_, sizeof msg_);
-        if (n < 0)
+        WaitEventSet* set = set_;
+        WaitEvent* events = events_.get();
+        int n = 0;
+        if (!pg_try([&] { n = WaitEventSetWait(set, -1, events, max, PG_WAIT_EXTENSION); }, msg_,
+                    sizeof msg_))
             throw uringprobe::SysError(EIO, std::string("WaitEventSetWait: ") + msg_);
         for (int i = 0; i < n; ++i)
             ready[i] = static_cast<int>(reinterpret_cast<intptr_t>(events_[size_t(i)].user_data));
@@ -132,12 +104,8 @@ Datum uringprobe_events(PG_FUNCTION_ARGS) {
     const char* backend = text_to_cstring(PG_GETARG_TEXT_PP(0));
     const int pipes = PG_GETARG_INT32(1);
     const int64 events = PG_GETARG_INT64(2);
-    const uint32 wait_event = uringprobe::pg::experiment_wait_event();
 
-    uringprobe::pg::ResultRows out;
-    bool stopped = false;
-    pgstat_report_wait_start(wait_event);
-    uringprobe::pg::run_guarded([&] {
+    return uringprobe::pg::run_experiment(fcinfo, [&](bool& stopped) {
         uringprobe::EventsParams p;
         p.backend = backend;
         p.pipes = pipes;
@@ -147,11 +115,6 @@ Datum uringprobe_events(PG_FUNCTION_ARGS) {
             p, [&] { return std::make_unique<WaitEventSetWaiter>(p.pipes); },
             uringprobe::pg::stop_requested);
         stopped = r.status == "stopped";
-        uringprobe::pg::copy_table(uringprobe::events_table(r), &out);
+        return uringprobe::events_table(r);
     });
-    pgstat_report_wait_end();
-    if (stopped)
-        CHECK_FOR_INTERRUPTS();
-    uringprobe::pg::emit_rows(fcinfo, out);
-    return (Datum)0;
 }

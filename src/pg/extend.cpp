@@ -1,9 +1,7 @@
 // uringprobe_extend(): relation-style file extension in this backend, in
 // the scratch directories a superuser allows.
-#include "boundary.hpp"
 #include "experiment.hpp"
 #include "module.hpp"
-#include "result_table.hpp"
 
 #include "../engine/extend_experiment.hpp"
 #include "../engine/scratch_file.hpp"
@@ -33,12 +31,8 @@ Datum uringprobe_extend(PG_FUNCTION_ARGS) {
     const bool verify = PG_GETARG_BOOL(11);
     const char* allowed_list = uringprobe::pg::scratch_dirs_setting;
     const int max_total_mb = uringprobe::pg::max_scratch_mb_setting;
-    const uint32 wait_event = uringprobe::pg::experiment_wait_event();
 
-    uringprobe::pg::ResultRows out;
-    bool stopped = false;
-    pgstat_report_wait_start(wait_event);
-    uringprobe::pg::run_guarded([&] {
+    return uringprobe::pg::run_experiment(fcinfo, [&](bool& stopped) {
         const auto allowed = uringprobe::split_dir_list(allowed_list ? allowed_list : "");
         uringprobe::ExtendParams p;
         p.dir = dir ? dir : (allowed.empty() ? "" : allowed.front());
@@ -59,11 +53,6 @@ Datum uringprobe_extend(PG_FUNCTION_ARGS) {
         const uringprobe::ExtendResult r =
             uringprobe::run_extend(p, allowed, uringprobe::pg::stop_requested);
         stopped = r.status == "stopped";
-        uringprobe::pg::copy_table(uringprobe::extend_table(r), &out);
+        return uringprobe::extend_table(r);
     });
-    pgstat_report_wait_end();
-    if (stopped)
-        CHECK_FOR_INTERRUPTS();
-    uringprobe::pg::emit_rows(fcinfo, out);
-    return (Datum)0;
 }

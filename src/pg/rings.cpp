@@ -1,8 +1,6 @@
 // uringprobe_rings(): the ring-per-backend fork experiment, in this backend.
-#include "boundary.hpp"
 #include "experiment.hpp"
 #include "module.hpp"
-#include "result_table.hpp"
 
 #include "../engine/rings_experiment.hpp"
 
@@ -21,12 +19,8 @@ Datum uringprobe_rings(PG_FUNCTION_ARGS) {
     const char* mode = text_to_cstring(PG_GETARG_TEXT_PP(2));
     const bool dontfork = PG_GETARG_BOOL(3);
     const int forks = PG_GETARG_INT32(4);
-    const uint32 wait_event = uringprobe::pg::experiment_wait_event();
 
-    uringprobe::pg::ResultRows out;
-    bool stopped = false;
-    pgstat_report_wait_start(wait_event);
-    uringprobe::pg::run_guarded([&] {
+    return uringprobe::pg::run_experiment(fcinfo, [&](bool& stopped) {
         uringprobe::RingsParams p;
         p.rings = rings;
         p.depth = depth;
@@ -39,11 +33,6 @@ Datum uringprobe_rings(PG_FUNCTION_ARGS) {
         uringprobe::validate(p, caps);
         const uringprobe::RingsResult r = uringprobe::run_rings(p, uringprobe::pg::stop_requested);
         stopped = r.stopped;
-        uringprobe::pg::copy_table(uringprobe::rings_table(r), &out);
+        return uringprobe::rings_table(r);
     });
-    pgstat_report_wait_end();
-    if (stopped)
-        CHECK_FOR_INTERRUPTS();
-    uringprobe::pg::emit_rows(fcinfo, out);
-    return (Datum)0;
 }

@@ -9,7 +9,7 @@ use PostgreSQL::Test::Utils ();
 use Uringprobe::Cluster;
 
 our @EXPORT = qw(median least spread parse_rows tsv_open tsv_row bench_filesystems
-  backend_row cli_row);
+  cli_row);
 
 # Median of the defined, non-empty values; '' when there are none.
 sub median
@@ -24,14 +24,6 @@ sub least { my @v = sort { $a <=> $b } @_; return $v[0]; }
 # "min-max" of the values, to two decimals.
 sub spread { my @v = sort { $a <=> $b } @_; return sprintf('%.2f-%.2f', $v[0], $v[-1]); }
 
-# The first row of an experiment run as SQL in $node, as a hash.
-sub backend_row
-{
-	my ($node, $sql) = @_;
-	my $out = $node->safe_psql('postgres', $sql,
-		extra_params => [ '--pset=tuples_only=off', '--pset=footer=off' ]);
-	return (parse_rows($out, '\|'))[0];
-}
 
 # The first row of `uringprobe-cli @args --format tsv`, as a hash.
 sub cli_row

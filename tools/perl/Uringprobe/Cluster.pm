@@ -17,7 +17,7 @@ $SIG{INT} = $SIG{TERM} = sub { die "interrupted by SIG$_[0]\n" };
 
 our @EXPORT =
   qw(servers io_methods start_cluster postmaster_pid io_uring_fds io_uring_mappings environment
-  scratch_filesystems scratch_files);
+  scratch_filesystems scratch_files query_row);
 
 # The servers set up by tools/setup-servers, from the file named by
 # URINGPROBE_SERVERS ("name<TAB>pg_config" per line).
@@ -61,6 +61,19 @@ sub servers
 		@servers = grep { $want{ $_->{name} } } @servers;
 	}
 	return @servers;
+}
+
+# The first row of $sql in $node as a hash (column => value); dies when
+# the query fails.
+sub query_row
+{
+	my ($node, $sql) = @_;
+	my $out = $node->safe_psql('postgres', $sql,
+		extra_params => [ '--pset=tuples_only=off', '--pset=footer=off' ]);
+	my ($head, $line) = split /\n/, $out;
+	my %r;
+	@r{ split /\|/, $head } = split /\|/, $line // '', -1;
+	return \%r;
 }
 
 # The filesystems tools/scratch-fs set up, from the file named by
