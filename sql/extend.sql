@@ -3,10 +3,14 @@
 CREATE EXTENSION IF NOT EXISTS uringprobe;
 LOAD 'uringprobe';
 SET uringprobe.scratch_dirs = '/tmp';
+-- The samples in a latency_histogram ("low_ns:count,...").
+CREATE FUNCTION pg_temp.histogram_count(h text) RETURNS bigint LANGUAGE sql
+AS $$ SELECT coalesce(sum(split_part(b, ':', 2)::bigint), 0) FROM unnest(string_to_array(h, ',')) b $$;
 
 -- Every strategy and interface, fixed sizes: 1 MB in extensions of 8
 -- blocks is 16 extensions; with data written and read back.
-SELECT variant, status, ops, bytes, file_bytes, fallocates, zero_writes, data_writes, verified
+SELECT variant, status, ops, bytes, file_bytes, fallocates, zero_writes, data_writes, verified,
+       pg_temp.histogram_count(latency_histogram) = ops AS histogram_has_all
 FROM (VALUES ('fallocate'), ('write_zeros'), ('mdzeroextend'), ('write')) s(strategy),
      (VALUES ('sync'), ('io_uring'), ('io_uring_async')) i(interface),
      LATERAL uringprobe_extend('/tmp', s.strategy, i.interface, min_blocks => 8, max_blocks => 8,

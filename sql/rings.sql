@@ -1,6 +1,9 @@
 -- uringprobe_rings(): argument errors, deterministically. Measurements are
 -- checked in t/005_rings.pl.
 CREATE EXTENSION IF NOT EXISTS uringprobe;
+-- The samples in a latency_histogram ("low_ns:count,...").
+CREATE FUNCTION pg_temp.histogram_count(h text) RETURNS bigint LANGUAGE sql
+AS $$ SELECT coalesce(sum(split_part(b, ':', 2)::bigint), 0) FROM unnest(string_to_array(h, ',')) b $$;
 SELECT count(*) FROM uringprobe_rings(rings => 0);
 SELECT count(*) FROM uringprobe_rings(rings => 4097);
 SELECT count(*) FROM uringprobe_rings(depth => 0);
@@ -15,7 +18,7 @@ SELECT count(*) FROM uringprobe_rings(rings => 9);
 SET uringprobe.max_forks = 2;
 SELECT count(*) FROM uringprobe_rings(rings => 1, forks => 3);
 -- a small run: one row per variant, baseline first
-SELECT variant, status, ops, rings, depth
+SELECT variant, status, ops, rings, depth, pg_temp.histogram_count(latency_histogram) = ops AS histogram_has_all
 FROM uringprobe_rings(rings => 2, depth => 8, forks => 2, mode => 'mmap');
 RESET uringprobe.max_rings;
 RESET uringprobe.max_forks;

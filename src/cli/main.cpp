@@ -70,7 +70,8 @@ const char* kUsage =
     "              uring_multishot_defer (epoll)\n"
     "    --pipes N (1)  --events N (100000)\n"
     "\n"
-    "Output (every command): --format table|tsv\n";
+    "Output (every command): --format table|tsv (tsv: reals to 9 significant digits,\n"
+    "    and the raw latency_histogram: low_ns:count of every non-empty bucket)\n";
 
 [[noreturn]] void usage_error(const std::string& msg) {
     std::fprintf(stderr, "uringprobe-cli: %s\n\n%s", msg.c_str(), kUsage);
@@ -87,13 +88,24 @@ int parse_int(const std::string& opt, const char* text) {
     return static_cast<int>(v);
 }
 
+// tsv: every column, exact; table: aligned, without the raw *_histogram columns.
 void print_table(const up::Table& t, bool tsv) {
+    std::vector<size_t> shown;
+    for (size_t c = 0; c < t.columns.size(); ++c) {
+        const std::string& name = t.columns[c];
+        const std::string suffix = "_histogram";
+        if (tsv || name.size() < suffix.size() ||
+            name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
+            shown.push_back(c);
+    }
     std::vector<std::vector<std::string>> cells;
-    cells.push_back(t.columns);
+    cells.emplace_back();
+    for (size_t c : shown)
+        cells.back().push_back(t.columns[c]);
     for (const auto& row : t.rows) {
         std::vector<std::string> line;
-        for (const auto& v : row)
-            line.push_back(v.to_string());
+        for (size_t c : shown)
+            line.push_back(row[c].to_string(tsv));
         cells.push_back(std::move(line));
     }
     if (tsv) {
@@ -105,7 +117,7 @@ void print_table(const up::Table& t, bool tsv) {
         return;
     }
     // Aligned columns; the last column is left as long as it is.
-    std::vector<size_t> width(t.columns.size(), 0);
+    std::vector<size_t> width(shown.size(), 0);
     for (const auto& line : cells)
         for (size_t c = 0; c + 1 < line.size(); ++c)
             width[c] = std::max(width[c], line[c].size());

@@ -262,31 +262,9 @@ CompletionsResult run_completions(const CompletionsParams& p,
 
 Table completions_table(const CompletionsResult& r) {
     const CompletionsParams& p = r.params;
-    Table t;
-    t.columns = {"experiment",
-                 "variant",
-                 "status",
-                 "ops",
-                 "seconds",
-                 "ops_per_sec",
-                 "p50_us",
-                 "p99_us",
-                 "max_us",
-                 "user_ms",
-                 "sys_ms",
-                 "op",
-                 "depth",
-                 "batch",
-                 "reaping",
-                 "flags_requested",
-                 "flags_in_effect",
-                 "ns_per_completion",
-                 "completions_per_enter",
-                 "enters",
-                 "sqpoll_cpu_ms",
-                 "vcsw",
-                 "ivcsw",
-                 "errors"};
+    Table t = experiment_table({"op", "depth", "batch", "reaping", "flags_requested",
+                                "flags_in_effect", "ns_per_completion", "completions_per_enter",
+                                "enters", "sqpoll_cpu_ms", "vcsw", "ivcsw", "errors"});
     const std::string op = name_of(kOps, int(p.op));
     const std::string reaping = name_of(kReapings, int(p.reaping));
     const auto per = [](double a, double b) { return b > 0 ? Value::real(a / b) : Value::null(); };

@@ -243,20 +243,17 @@ EventsResult run_events(const EventsParams& p,
 }
 
 Table events_table(const EventsResult& r) {
-    Table t;
-    t.columns = {"experiment", "variant", "status", "ops",     "seconds", "ops_per_sec",
-                 "p50_us",     "p99_us",  "max_us", "user_ms", "sys_ms",  "pipes",
-                 "rounds",     "enters",  "vcsw",   "ivcsw"};
+    Table t = experiment_table({"pipes", "rounds", "enters", "vcsw", "ivcsw", "latency_histogram"});
     const auto& h = r.round_latency;
-    t.rows.push_back({Value::text("events"), Value::text(r.params.backend), Value::text(r.status),
-                      Value::integer(r.events), Value::real(r.seconds),
-                      r.seconds > 0 ? Value::real(r.events / r.seconds) : Value::null(),
-                      Value::real(h.percentile(0.50) / 1e3), Value::real(h.percentile(0.99) / 1e3),
-                      Value::real(h.max() / 1e3), Value::real(r.usage.user_ms),
-                      Value::real(r.usage.sys_ms), Value::integer(r.params.pipes),
-                      Value::integer(r.rounds),
-                      r.enters < 0 ? Value::null() : Value::integer(r.enters),
-                      Value::integer(r.usage.nvcsw), Value::integer(r.usage.nivcsw)});
+    t.rows.push_back(
+        {Value::text("events"), Value::text(r.params.backend), Value::text(r.status),
+         Value::integer(r.events), Value::real(r.seconds),
+         r.seconds > 0 ? Value::real(r.events / r.seconds) : Value::null(),
+         Value::real(h.percentile(0.50) / 1e3), Value::real(h.percentile(0.99) / 1e3),
+         Value::real(h.max() / 1e3), Value::real(r.usage.user_ms), Value::real(r.usage.sys_ms),
+         Value::integer(r.params.pipes), Value::integer(r.rounds),
+         r.enters < 0 ? Value::null() : Value::integer(r.enters), Value::integer(r.usage.nvcsw),
+         Value::integer(r.usage.nivcsw), Value::text(h.encoded())});
     return t;
 }
 

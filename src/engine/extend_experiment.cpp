@@ -550,14 +550,13 @@ ExtendResult run_extend(const ExtendParams& p, const std::vector<std::string>& a
 
 Table extend_table(const ExtendResult& r) {
     const ExtendParams& p = r.params;
-    Table t;
-    t.columns = {"experiment",  "variant",    "status",       "ops",          "seconds",
-                 "ops_per_sec", "p50_us",     "p99_us",       "max_us",       "user_ms",
-                 "sys_ms",      "strategy",   "interface",    "sessions",     "shared",
-                 "min_blocks",  "max_blocks", "block_size",   "write_data",   "bytes",
-                 "mb_per_sec",  "fallocates", "zero_writes",  "data_writes",  "lock_wait_ms",
-                 "vcsw",        "ivcsw",      "iowq_workers", "iowq_cpu_ms",  "filesystem",
-                 "extents",     "file_bytes", "verified",     "stale_removed"};
+    Table t =
+        experiment_table({"strategy",     "interface",    "sessions",      "shared",
+                          "min_blocks",   "max_blocks",   "block_size",    "write_data",
+                          "bytes",        "mb_per_sec",   "fallocates",    "zero_writes",
+                          "data_writes",  "lock_wait_ms", "vcsw",          "ivcsw",
+                          "iowq_workers", "iowq_cpu_ms",  "filesystem",    "extents",
+                          "file_bytes",   "verified",     "stale_removed", "latency_histogram"});
     const auto& h = r.latency;
     const auto opt = [](long v) { return v < 0 ? Value::null() : Value::integer(v); };
     t.rows.push_back(
@@ -594,7 +593,8 @@ Table extend_table(const ExtendResult& r) {
          opt(r.extents),
          Value::integer(static_cast<std::int64_t>(r.file_bytes)),
          Value::text(r.verified),
-         Value::integer(r.stale_removed)});
+         Value::integer(r.stale_removed),
+         Value::text(h.encoded())});
     return t;
 }
 

@@ -68,4 +68,16 @@ std::int64_t LatencyHistogram::percentile(double p) const {
     return max_;
 }
 
+std::string LatencyHistogram::encoded() const {
+    std::string out;
+    for (size_t b = 0; b < buckets_.size(); ++b) {
+        if (buckets_[b] == 0)
+            continue;
+        if (!out.empty())
+            out += ',';
+        out += std::to_string(bucket_low(static_cast<int>(b))) + ':' + std::to_string(buckets_[b]);
+    }
+    return out;
+}
+
 } // namespace uringprobe

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
 
 namespace uringprobe {
 
@@ -20,6 +21,9 @@ public:
     // The value at or below which fraction `p` (0..1) of samples fall: the
     // midpoint of the bucket holding that rank, clamped to [min, max].
     std::int64_t percentile(double p) const;
+    // The samples as "low_ns:count" of every non-empty bucket, ascending,
+    // comma-separated: the raw histogram, for a report to keep.
+    std::string encoded() const;
 
 private:
     static constexpr int kSubBits = 6;

@@ -269,13 +269,9 @@ RingsResult run_rings(const RingsParams& p, const std::function<bool()>& should_
 }
 
 Table rings_table(const RingsResult& r) {
-    Table t;
-    t.columns = {
-        "experiment",     "variant",          "status",          "ops",        "seconds",
-        "ops_per_sec",    "p50_us",           "p99_us",          "max_us",     "user_ms",
-        "sys_ms",         "minflt",           "rings",           "depth",      "ring_bytes",
-        "setup_ms",       "teardown_ms",      "maps_before",     "maps_after", "vmpte_before_kb",
-        "vmpte_after_kb", "fork_call_p50_us", "fork_call_p99_us"};
+    Table t = experiment_table({"minflt", "rings", "depth", "ring_bytes", "setup_ms", "teardown_ms",
+                                "maps_before", "maps_after", "vmpte_before_kb", "vmpte_after_kb",
+                                "fork_call_p50_us", "fork_call_p99_us", "latency_histogram"});
     for (const auto& v : r.variants) {
         const auto& h = v.fork_latency;
         t.rows.push_back({Value::text("rings"),
@@ -300,7 +296,8 @@ Table rings_table(const RingsResult& r) {
                           Value::integer(v.pte_before_kb),
                           Value::integer(v.pte_after_kb),
                           Value::real(v.fork_call.percentile(0.50) / 1e3),
-                          Value::real(v.fork_call.percentile(0.99) / 1e3)});
+                          Value::real(v.fork_call.percentile(0.99) / 1e3),
+                          Value::text(h.encoded())});
     }
     return t;
 }

@@ -19,13 +19,19 @@ struct Value {
     static Value real(double v) { return {Kind::real, 0, v, {}}; }
     static Value text(std::string v) { return {Kind::text, 0, 0, std::move(v)}; }
     static Value null() { return {}; }
-    // As printed by the CLI.
-    std::string to_string() const;
+    // As printed by the CLI: reals to 3 decimals for reading, or (exact)
+    // with 9 significant digits, for the benchmarks that compare them.
+    std::string to_string(bool exact = false) const;
 };
 
 struct Table {
     std::vector<std::string> columns;
     std::vector<std::vector<Value>> rows;
 };
+
+// An experiment's table: the columns every experiment's rows start with
+// (experiment, variant, status, ops, seconds, ops_per_sec, p50_us, p99_us,
+// max_us, user_ms, sys_ms), then its own.
+Table experiment_table(const std::vector<std::string>& own_columns);
 
 } // namespace uringprobe
