@@ -1,23 +1,17 @@
-# Connection churn, one bar per cell: average connection time and the
-# postmaster's CPU per connection (medians of the runs).
-#   gnuplot -e "data='churn-medians.tsv'; out='churn.png'" bench/churn.gp
-set terminal pngcairo size 1400,900 font ",10"
-set output out
-set datafile separator "\t"
-set style data histograms
-set style histogram clustered gap 1
-set style fill solid 0.8 border -1
-set boxwidth 0.8
-set grid ytics
-set xtics rotate by -40 scale 0
-set key off
-set termoption noenhanced
+# Connection churn vs max_connections, a line per server flavour/io_method:
+# average connection time and the postmaster's CPU per connection (medians
+# of the runs).
+#   gnuplot -e "lib='bench'; data='churn.tsv'; out='churn.png'; series='pg18-separate/sync ...'" bench/churn.gp
+w = 1400; h = 900
+load lib . "/terminal.gp"
+set grid
+set key below
 set yrange [0:*]
-set rmargin 12
-label(s, m, mc) = s . " " . m . " mc=" . mc
-set multiplot layout 2,1 title "pgbench -C, one trivial query per connection"
+set xlabel "max_connections"
+ok(s) = strcol(1) . "/" . strcol(2) eq s && strcol(5) eq "ok"
+set multiplot layout 2,1 title titled("pgbench -C, one trivial query per connection")
 set ylabel "average connection time (ms)"
-plot data every ::1 using (strcol(5) eq "ok" ? column(6) : 1/0):xtic(label(strcol(1), strcol(2), strcol(3))) linecolor rgb "#4477aa"
+plot for [s in series] data every ::1 using (ok(s) ? column(3) : 1/0):6 with linespoints title s
 set ylabel "postmaster CPU per connection (us)"
-plot data every ::1 using (strcol(5) eq "ok" ? column(8) : 1/0):xtic(label(strcol(1), strcol(2), strcol(3))) linecolor rgb "#cc6677"
+plot for [s in series] data every ::1 using (ok(s) ? column(3) : 1/0):8 with linespoints title s
 unset multiplot

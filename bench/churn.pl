@@ -23,6 +23,7 @@ my @max_connections = split ' ', ($ENV{URINGPROBE_CHURN_CONNECTIONS} // '100 400
 my $clients = $ENV{URINGPROBE_CHURN_CLIENTS} // 2;
 
 my @servers = servers();
+plan_cells(@max_connections * $runs * scalar(map { io_methods($_) } @servers));
 # One client for every cell: the newest pgbench.
 my ($client) = sort { $b->{major} <=> $a->{major} } @servers;
 my $pgbench = "$client->{bindir}/pgbench";
@@ -47,6 +48,7 @@ print $med_fh join("\t", qw(server io_method max_connections runs status conn_ms
 
 # The io_methods of one server and max_connections run side by side, their
 # runs interleaved, so that the machine's drift touches each alike.
+my %medians;    # server -> io_method -> max_connections -> row
 for my $server (@servers)
 {
 	for my $mc (@max_connections)
@@ -76,8 +78,9 @@ for my $server (@servers)
 			for my $io_method (grep { $node{$_} } io_methods($server))
 			{
 				my $node = $node{$io_method};
+				cell("churn $server->{name} $io_method max_connections=$mc run $run/$runs");
 				my $before = postmaster($node);
-				my ($out, $err) = run_command([
+				my ($out, $err) = bench_command([
 					$pgbench, '-n', '-C', '-c', $clients, '-j', $clients, '-T', $seconds,
 					'-f', 'bench/churn.sql', '-h', $node->host, '-p', $node->port, 'postgres' ]);
 				my $after = postmaster($node);
@@ -97,15 +100,24 @@ for my $server (@servers)
 		for my $io_method (io_methods($server))
 		{
 			my @d = @{ $done{$io_method} };
-			print $med_fh join("\t", $server->{name}, $io_method, $mc, scalar(@d), $status{$io_method},
+			$medians{ $server->{name} }{$io_method}{$mc} = join("\t", $server->{name}, $io_method, $mc,
+				scalar(@d), $status{$io_method},
 				@d ? (
 					sprintf('%.3f', median(map { $_->{conn_ms} } @d)),
 					sprintf('%.1f', median(map { $_->{tps} } @d)),
 					sprintf('%.1f', median(map { $_->{cpu} } @d)),
-					$d[-1]{maps}) : ('', '', '', '')), "\n";
+					$d[-1]{maps}) : ('', '', '', ''));
 		}
 		$_->stop for values %node;
 	}
 }
 close $runs_fh;
+# A server's io_method at every max_connections in a row: a line in the plot.
+for my $server (@servers)
+{
+	for my $io_method (io_methods($server))
+	{
+		print $med_fh "$medians{ $server->{name} }{$io_method}{$_}\n" for @max_connections;
+	}
+}
 close $med_fh;

@@ -1,16 +1,14 @@
 # Reaping completions: ns per completion vs queue depth, a panel per
 # operation, a line per setup flags and reaping mode (backend, medians).
-#   gnuplot -e "data='completions.tsv'; out='completions.png'; ops='nop recv'; flagsets='none sqpoll'" bench/completions.gp
-set terminal pngcairo size 1400,600 font ",10"
-set output out
-set datafile separator "\t"
-set termoption noenhanced
+#   gnuplot -e "lib='bench'; data='completions.tsv'; out='completions.png'; ops='nop recv'; flagsets='none sqpoll'" bench/completions.gp
+w = 1400; h = 600
+load lib . "/terminal.gp"
 set grid
 set logscale xy 2
 set xlabel "queue depth"
 set ylabel "ns per completion"
 set key below
-set multiplot layout 1, words(ops) title "io_uring completions reaped each (cqe_seen) or in batches (cq_advance)"
+set multiplot layout 1, words(ops) title titled("io_uring completions reaped each (cqe_seen) or in batches (cq_advance)")
 do for [o = 1:words(ops)] {
     op = word(ops, o)
     set title op

@@ -22,6 +22,7 @@ my @depths = split ' ', ($ENV{URINGPROBE_COMPLETIONS_DEPTHS} // '1 8 32 128');
 my @flag_sets = split ' ', ($ENV{URINGPROBE_COMPLETIONS_FLAGS} // 'none sqpoll');
 my $run_seconds = $ENV{URINGPROBE_COMPLETIONS_SECONDS} // 0.5;
 my $rounds = $ENV{URINGPROBE_COMPLETIONS_ROUNDS} // 3;
+plan_cells($rounds * @ops * @flag_sets * @depths * 2 * 2);
 
 my ($server) = sort { $b->{major} <=> $a->{major} } servers();
 my $cli = "$server->{bindir}/uringprobe-cli";
@@ -41,7 +42,7 @@ my @keys;
 sub calibrate
 {
 	my ($op, $depth, $reaping, $f) = @_;
-	my $r = query_row($node, "SELECT * FROM uringprobe_completions('$op', $depth, 0, '$reaping', '$f', 20000)");
+	my $r = bench_query($node, "SELECT * FROM uringprobe_completions('$op', $depth, 0, '$reaping', '$f', 20000)");
 	return 20000 unless $r->{status} eq 'ok' && $r->{ns_per_completion} > 0;
 	my $n = int($run_seconds * 1e9 / $r->{ns_per_completion});
 	return $n < 20000 ? 20000 : $n > 50000000 ? 50000000 : $n;
@@ -67,8 +68,10 @@ for my $round (1 .. $rounds)
 					my @order = $round % 2 ? qw(backend cli) : qw(cli backend);
 					for my $where (@order)
 					{
+						cell("completions $op, flags $flags, depth $depth, reaping $reaping, "
+							  . ($where eq 'cli' ? 'bare process' : $where) . ", round $round/$rounds");
 						my $r = $where eq 'backend'
-						  ? query_row($node,
+						  ? bench_query($node,
 							"SELECT * FROM uringprobe_completions('$op', $depth, 0, '$reaping', '$f', $n)")
 						  : cli_row($cli, 'completions', '--op', $op, '--depth', $depth, '--reaping', $reaping,
 							($f ? ('--flags', $f) : ()), '--completions', $n,

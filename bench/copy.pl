@@ -62,6 +62,11 @@ else
 }
 my ($client) = sort { $b->{major} <=> $a->{major} } @servers;
 my $pgbench = "$client->{bindir}/pgbench";
+# file_extend_method came with 18.2; run_cell() asks the server itself
+plan_cells($rounds * @fs * @clients * scalar(map {
+	my $fems = $_->{major} > 18 || ($_->{major} == 18 && $_->{minor} >= 2) ? 2 : 1;
+	($_->{major} >= 18 ? @io_methods : ('sync')) x $fems
+} @servers));
 
 # absolute: the server reads it
 my $datafile = Cwd::abs_path($PostgreSQL::Test::Utils::tmp_check) . "/copy-data.csv";
@@ -144,13 +149,14 @@ sub run_cell
 				}
 				for my $c (@clients)
 				{
+					cell("copy $config on $fs->{name}, $c clients, round $round/$rounds");
 					$node->safe_psql('postgres',
 						"DROP TABLE IF EXISTS copy_target; "
 						  . "CREATE TABLE copy_target (id bigint, n int, t text) TABLESPACE $tablespace{$fs->{name}}; "
 						  . 'CHECKPOINT'
 						  . ($has_stat_io ? "; SELECT pg_stat_reset_shared('io')" : ''));
 					my $start = time;
-					my ($out, $err) = run_command([
+					my ($out, $err) = bench_command([
 						$pgbench, '-n', '-c', $c, '-j', $c, '-t', $copies / $c, '-f', 'bench/copy.sql',
 						'-D', "datafile=$datafile", '-h', $node->host, '-p', $node->port, 'postgres' ]);
 					my $seconds = time - $start;

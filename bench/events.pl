@@ -22,6 +22,8 @@ my $rounds = $ENV{URINGPROBE_EVENTS_ROUNDS} // 5;
 my @backends = qw(epoll poll uring_oneshot uring_oneshot_defer uring_multishot
   uring_multishot_defer pg_waiteventset);
 
+plan_cells($rounds * (@pipes * (@backends * 2 - 1) + scalar(grep { $_ == 1 } @pipes)));
+
 my ($server) = sort { $b->{major} <=> $a->{major} } servers();
 my $cli = "$server->{bindir}/uringprobe-cli";
 my $reference = Cwd::abs_path($PostgreSQL::Test::Utils::tmp_check) . '/epoll-pingpong';
@@ -31,7 +33,7 @@ my ($node) = start_cluster(server => $server, name => 'events_bench');
 $node->safe_psql('postgres', 'CREATE EXTENSION uringprobe');
 
 my @cols = qw(variant status ops seconds ops_per_sec p50_us p99_us max_us user_ms sys_ms pipes
-  rounds enters vcsw ivcsw);
+  rounds enters vcsw ivcsw latency_histogram);
 my $runs = tsv_open($runs_file, qw(where round), @cols);
 my %eps;    # backend/pipes -> where -> [events/s]
 for my $round (1 .. $rounds)
@@ -44,8 +46,10 @@ for my $round (1 .. $rounds)
 			for my $where (@order)
 			{
 				next if $where eq 'cli' && $backend eq 'pg_waiteventset';
+				cell("events $backend, $n pipes, " . ($where eq 'cli' ? 'bare process' : $where)
+					  . ", round $round/$rounds");
 				my $r = $where eq 'backend'
-				  ? query_row($node, "SELECT * FROM uringprobe_events('$backend', $n, $events)")
+				  ? bench_query($node, "SELECT * FROM uringprobe_events('$backend', $n, $events)")
 				  : cli_row($cli, 'events', '--backend', $backend, '--pipes', $n, '--events', $events);
 				tsv_row($runs, $where, $round, map { $r->{$_} } @cols);
 				push @{ $eps{"$backend/$n"}{$where} }, $r->{ops_per_sec};
@@ -53,7 +57,8 @@ for my $round (1 .. $rounds)
 		}
 		if ($n == 1)
 		{
-			my ($out) = run_command([ $reference, $events ]);
+			cell("events epoll, bench/epoll-pingpong.c, round $round/$rounds");
+			my ($out) = bench_command([ $reference, $events ]);
 			my (undef, $secs, $rate) = split /\t/, $out;
 			tsv_row($runs, 'reference', $round, 'epoll', 'ok', $events, $secs, $rate);
 			push @{ $eps{'epoll/1'}{reference} }, $rate;

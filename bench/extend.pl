@@ -10,7 +10,7 @@
 #  2. Many backends at once from pgbench (bench/extend.sql), each extending
 #     its own file, a fixed total volume split among 1, 2, 4 ... clients.
 #
-#   perl bench/extend.pl RUNS.tsv COMPARISON.tsv PGBENCH.tsv
+#   perl bench/extend.pl RUNS.tsv COMPARISON.tsv PGBENCH.tsv PGBENCH_RUNS.tsv
 # Environment: URINGPROBE_EXTEND_FS ("xfs ext4 tmpfs": tmpfs has no disk
 # and no journal, so it shows the syscall path alone), URINGPROBE_EXTEND_MB
 # (512, per call or pgbench run), URINGPROBE_EXTEND_ROUNDS (5),
@@ -23,8 +23,8 @@ use Time::HiRes qw(time);
 use Uringprobe::Bench;
 use Uringprobe::Cluster;
 
-my ($runs_file, $cmp_file, $pgbench_file) = @ARGV;
-die "usage: extend.pl RUNS.tsv COMPARISON.tsv PGBENCH.tsv\n" unless $pgbench_file;
+my ($runs_file, $cmp_file, $pgbench_file, $pgbench_runs_file) = @ARGV;
+die "usage: extend.pl RUNS.tsv COMPARISON.tsv PGBENCH.tsv PGBENCH_RUNS.tsv\n" unless $pgbench_runs_file;
 my @fs = bench_filesystems($ENV{URINGPROBE_EXTEND_FS} // 'xfs ext4 tmpfs');
 my $mb = $ENV{URINGPROBE_EXTEND_MB} // 512;
 my $rounds = $ENV{URINGPROBE_EXTEND_ROUNDS} // 5;
@@ -32,6 +32,7 @@ my @sessions = split ' ', ($ENV{URINGPROBE_EXTEND_SESSIONS} // '1 4');
 my @interfaces = split ' ', ($ENV{URINGPROBE_EXTEND_INTERFACES} // 'sync io_uring');
 my @clients = split ' ', ($ENV{URINGPROBE_EXTEND_CLIENTS} // '1 2 4');
 my @strategies = qw(fallocate write_zeros mdzeroextend);
+plan_cells($rounds * @fs * @strategies * (@interfaces * @sessions * 2 + @clients));
 
 # The newest server runs the backend side; io_method does not matter here.
 my ($server) = sort { $b->{major} <=> $a->{major} } servers();
@@ -49,13 +50,13 @@ $node->safe_psql('postgres', 'CREATE EXTENSION uringprobe');
 my @cols = qw(experiment variant status ops seconds ops_per_sec p50_us p99_us max_us user_ms
   sys_ms strategy interface sessions shared min_blocks max_blocks block_size write_data bytes
   mb_per_sec fallocates zero_writes data_writes lock_wait_ms vcsw ivcsw iowq_workers
-  iowq_cpu_ms filesystem extents file_bytes verified stale_removed);
+  iowq_cpu_ms filesystem extents file_bytes verified stale_removed latency_histogram);
 my $runs = tsv_open($runs_file, qw(fs where round), @cols);
 
 sub in_backend
 {
 	my ($fs, $strategy, $interface, $sessions, $round) = @_;
-	return query_row($node,
+	return bench_query($node,
 		"SELECT * FROM uringprobe_extend('$fs->{dir}', '$strategy', '$interface', min_blocks => 1, "
 		  . "max_blocks => 64, total_mb => $mb, write_data => true, sessions => $sessions, "
 		  . "seed => $round)");
@@ -86,6 +87,7 @@ for my $round (1 .. $rounds)
 					my @order = $round % 2 ? qw(backend cli) : qw(cli backend);
 					for my $where (@order)
 					{
+						cell("extend $key, " . ($where eq 'cli' ? 'bare process' : $where) . ", round $round/$rounds");
 						my $r = $where eq 'backend'
 						  ? in_backend($fs, $strategy, $interface, $n, $round)
 						  : in_cli($fs, $strategy, $interface, $n, $round);
@@ -134,6 +136,7 @@ close $cmp;
 
 # 2. Many backends at once: pgbench clients, each its own file.
 my $pgb = tsv_open($pgbench_file, qw(fs strategy clients rounds seconds mb_per_s));
+my $pgb_runs = tsv_open($pgbench_runs_file, qw(fs strategy clients round seconds mb));
 for my $fs (@fs)
 {
 	for my $strategy (@strategies)
@@ -143,13 +146,15 @@ for my $fs (@fs)
 			my @t;
 			for my $round (1 .. $rounds)
 			{
+				cell("extend from pgbench $fs->{name}/$strategy, $c clients, round $round/$rounds");
 				my $start = time;
-				my ($out, $err) = run_command([
+				my ($out, $err) = bench_command([
 					"$server->{bindir}/pgbench", '-n', '-c', $c, '-j', $c, '-t', 1,
 					'-f', 'bench/extend.sql', '-D', "dir=$fs->{dir}", '-D', "strategy=$strategy",
 					'-D', 'mb=' . int($mb / $c), '-h', $node->host, '-p', $node->port, 'postgres' ]);
 				push @t, time - $start;
 				die "pgbench failed:\n$out\n$err\n" unless $out =~ /actually processed: $c\/$c/;
+				tsv_row($pgb_runs, $fs->{name}, $strategy, $c, $round, sprintf('%.3f', $t[-1]), int($mb / $c) * $c);
 			}
 			my $s = median(@t);
 			tsv_row($pgb, $fs->{name}, $strategy, $c, $rounds, sprintf('%.3f', $s),
@@ -158,4 +163,5 @@ for my $fs (@fs)
 	}
 }
 close $pgb;
+close $pgb_runs;
 $node->stop;

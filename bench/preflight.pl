@@ -4,6 +4,7 @@
 use strict;
 use warnings;
 use PostgreSQL::Test::Utils;
+use Uringprobe::Bench;
 use Uringprobe::Cluster;
 
 my $out_file = shift @ARGV or die "usage: preflight.pl OUTPUT.tsv\n";
@@ -19,12 +20,15 @@ my @rows = (
 	'pg18.io_uring.verdict', 'fs.data_directory');
 my @measured = ('postmaster io_uring fds', 'postmaster io_uring mappings', 'postmaster VmPTE kB');
 
+my @servers = servers();
+plan_cells(scalar map { io_methods($_) } @servers);
 my (@columns, %cell);
-for my $server (servers())
+for my $server (@servers)
 {
 	for my $io_method (io_methods($server))
 	{
 		my $col = "$server->{name}/$io_method";
+		cell("preflight $col");
 		push @columns, $col;
 		my ($node, $started) = start_cluster(
 			server => $server,

@@ -27,7 +27,7 @@ my $rounds = $ENV{URINGPROBE_RINGS_ROUNDS} // 9;
 
 my @cols = qw(experiment variant status ops seconds ops_per_sec p50_us p99_us max_us user_ms
   sys_ms minflt rings depth ring_bytes setup_ms teardown_ms maps_before maps_after
-  vmpte_before_kb vmpte_after_kb fork_call_p50_us fork_call_p99_us);
+  vmpte_before_kb vmpte_after_kb fork_call_p50_us fork_call_p99_us latency_histogram);
 
 
 
@@ -40,7 +40,9 @@ print $cmp join("\t", qw(server rings variant rounds backend_cost_p50_us cli_cos
 	  p50_ratio backend_cost_cpu_us cli_cost_cpu_us cpu_ratio backend_cost_fork_call_us
 	  cli_cost_fork_call_us fork_call_ratio backend_maps cli_maps)), "\n";
 
-for my $server (servers())
+my @servers = servers();
+plan_cells(@servers * @ring_counts * $rounds);
+for my $server (@servers)
 {
 	my ($node, $started) = start_cluster(server => $server, io_method => 'sync',
 		name => "rings_bench_$server->{name}", fail_ok => 1);
@@ -51,11 +53,13 @@ for my $server (servers())
 		my (%cost, %maps, $failed);
 		for my $round (1 .. $rounds)
 		{
-			my ($ret, $stdout, $stderr) = $node->psql('postgres',
-				"SET uringprobe.max_rings = 65536; "
-				  . "SELECT * FROM uringprobe_rings(rings => $rings, depth => 64, forks => $forks)",
+			cell("rings $server->{name} rings=$rings round $round/$rounds (backend, bare process)");
+			my $sql = "SET uringprobe.max_rings = 65536; "
+			  . "SELECT * FROM uringprobe_rings(rings => $rings, depth => 64, forks => $forks)";
+			ran("psql -d postgres -c '$sql'");
+			my ($ret, $stdout, $stderr) = $node->psql('postgres', $sql,
 				extra_params => [ '--pset=tuples_only=off', '--pset=footer=off' ]);
-			my ($cli_out, $cli_err) = run_command([ "$server->{bindir}/uringprobe-cli", 'rings',
+			my ($cli_out, $cli_err) = bench_command([ "$server->{bindir}/uringprobe-cli", 'rings',
 				'--rings', $rings, '--depth', 64, '--forks', $forks, '--format', 'tsv' ]);
 			my %runs = (
 				backend => [ $ret == 0 ? parse_rows($stdout, '\|') : () ],

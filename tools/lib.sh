@@ -7,6 +7,10 @@ set -euo pipefail
 # make's MAKELEVEL and flags; PostgreSQL's build then takes itself for a
 # sub-make and skips generating its headers. Every make here is top-level.
 unset MAKELEVEL MAKEFLAGS MFLAGS MAKEOVERRIDES
+# make's command-line variables are exported as well, and PROFILE (make
+# bench PROFILE=..., already mapped to URINGPROBE_PROFILE) means linker
+# flags to PostgreSQL's and PGXS's builds.
+unset PROFILE
 
 UP_TOOLS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 UP_ROOT=$(dirname "$UP_TOOLS")
@@ -220,7 +224,8 @@ stage_suite() {
 	mkdir -p "$stage/suite"
 	cp -a "$UP_ROOT/t" "$UP_ROOT/sql" "$UP_ROOT/expected" "$UP_ROOT/bench" "$stage/suite/"
 	mkdir -p "$stage/suite/tools"
-	cp -a "$UP_ROOT/tools/perl" "$stage/suite/tools/"
+	# the TAP modules, and make bench's driver for t/008's bad-input checks
+	cp -a "$UP_ROOT/tools/perl" "$UP_ROOT/tools/run-bench" "$UP_ROOT/tools/lib.sh" "$stage/suite/tools/"
 	cp "$stage/servers.list" "$stage/suite/servers.list"
 	if is_root; then
 		URINGPROBE_LIMITS_LOGGED=1 "$UP_TOOLS/as-cluster-user" true

@@ -5,11 +5,61 @@ package Uringprobe::Bench;
 use strict;
 use warnings;
 use Exporter 'import';
+use POSIX ();
 use PostgreSQL::Test::Utils ();
+use Test::More ();
+use Time::HiRes ();
 use Uringprobe::Cluster;
 
 our @EXPORT = qw(median least spread parse_rows tsv_open tsv_row bench_filesystems
-  cli_row);
+  cli_row plan_cells cell bench_query bench_command ran);
+
+# Progress. A script states how many measurements ("cells") it will make
+# with plan_cells() before it starts any cluster, and announces each with
+# cell(). tools/run-bench first runs every script with
+# URINGPROBE_BENCH_PLAN=FILE: plan_cells() then writes the count there and
+# the script ends, so the run's total is known; then it passes
+# URINGPROBE_PROGRESS="CELLS_BEFORE TOTAL_CELLS START_EPOCH" to each script,
+# so that every line shows the whole run's position, elapsed time and ETA.
+my ($cells_before, $cells_total, $run_start, $cells_here) = (0, 0, Time::HiRes::time, 0);
+my $current_cell = '';
+
+sub plan_cells
+{
+	my ($n) = @_;
+	if (my $file = $ENV{URINGPROBE_BENCH_PLAN})
+	{
+		open my $fh, '>', $file or die "cannot write $file: $!\n";
+		print $fh "$n\n";
+		close $fh or die "cannot write $file: $!\n";
+		exit 0;
+	}
+	($cells_before, $cells_total, $run_start) =
+	  $ENV{URINGPROBE_PROGRESS} ? split(' ', $ENV{URINGPROBE_PROGRESS}) : (0, $n, Time::HiRes::time);
+	return;
+}
+
+sub duration
+{
+	my ($s) = @_;
+	return $s < 60 ? sprintf('%ds', $s) : sprintf('%dm%02ds', $s / 60, $s % 60);
+}
+
+sub cell
+{
+	my ($name) = @_;
+	$current_cell = $name;
+	my $done = $cells_before + $cells_here++;
+	my $elapsed = Time::HiRes::time - $run_start;
+	# the rate so far over the whole run; rough while benchmarks differ
+	my $eta = $done ? duration($elapsed / $done * ($cells_total - $done)) : '?';
+	# PostgreSQL::Test::Utils sends STDERR to the script's log only; the
+	# handle Test::More reports failures on reaches the terminal too.
+	my $out = Test::More->builder->failure_output;
+	print $out sprintf("[uringprobe %s] [%d/%d, %s, ETA %s] %s\n", POSIX::strftime('%H:%M:%S', localtime),
+		$done + 1, $cells_total, duration($elapsed), $eta, $name);
+	return;
+}
 
 # Median of the defined, non-empty values; '' when there are none.
 sub median
@@ -25,11 +75,43 @@ sub least { my @v = sort { $a <=> $b } @_; return $v[0]; }
 sub spread { my @v = sort { $a <=> $b } @_; return sprintf('%.2f-%.2f', $v[0], $v[-1]); }
 
 
+# What each cell ran, to rerun one by hand: "cell<TAB>command" lines added
+# to the file named by URINGPROBE_CELL_COMMANDS (make bench: cells.tsv).
+sub ran
+{
+	my ($command) = @_;
+	my $file = $ENV{URINGPROBE_CELL_COMMANDS} or return;
+	open my $fh, '>>', $file or die "cannot write $file: $!\n";
+	print $fh "$current_cell\t$command\n";
+	close $fh or die "cannot write $file: $!\n";
+	return;
+}
+
+sub shell_words
+{
+	return join ' ', map { m{^[\w./=:,+-]+$} ? $_ : "'" . s/'/'\\''/gr . "'" } @_;
+}
+
+# query_row() and PostgreSQL::Test::Utils::run_command(), recorded by ran().
+sub bench_query
+{
+	my ($node, $sql) = @_;
+	ran(shell_words('psql', '-d', 'postgres', '-c', $sql));
+	return query_row($node, $sql);
+}
+
+sub bench_command
+{
+	my ($command) = @_;
+	ran(shell_words(@$command));
+	return PostgreSQL::Test::Utils::run_command($command);
+}
+
 # The first row of `uringprobe-cli @args --format tsv`, as a hash.
 sub cli_row
 {
 	my ($cli, @args) = @_;
-	my ($out, $err) = PostgreSQL::Test::Utils::run_command([ $cli, @args, '--format', 'tsv' ]);
+	my ($out, $err) = bench_command([ $cli, @args, '--format', 'tsv' ]);
 	die "uringprobe-cli @args failed: $err\n" unless $out =~ /\n/;
 	return (parse_rows($out, '\t'))[0];
 }

@@ -35,7 +35,7 @@ sub servers
 		my $bindir = `$pg_config --bindir`;
 		chomp $bindir;
 		my $version = `$pg_config --version`;
-		my ($major) = $version =~ /PostgreSQL (\d+)/
+		my ($major, $minor) = $version =~ /PostgreSQL (\d+)(?:\.(\d+))?/
 		  or die "cannot read the version of $pg_config: '$version'\n";
 		my $pgxs = `$pg_config --pgxs`;
 		chomp $pgxs;
@@ -46,6 +46,7 @@ sub servers
 			bindir => $bindir,
 			install_path => dirname($bindir),
 			major => $major,
+			minor => $minor // 0,
 			pg_regress => dirname(dirname($pgxs)) . '/test/regress/pg_regress',
 		  };
 	}

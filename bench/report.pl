@@ -1,0 +1,443 @@
+# The report of a make bench run, from its results directory:
+#
+#   report.md    plain-text tables for a mailing list: the machine, kernel,
+#                profile and servers, every benchmark's tables, and per
+#                benchmark the spread of its cells (median, min-max over the
+#                repetitions; cells spread more than 10% are flagged)
+#   report.html  the same, self-contained, with the plots inline (SVG, and
+#                the PNG embedded as a download)
+#   results.json the configuration echo, the preflight of every server, the
+#                cells with their repetitions, and the latency histograms
+#
+#   perl bench/report.pl RESULTS_DIR [--baseline DIR] [--threshold PCT]
+#
+# With --baseline (the results directory of an earlier run), every cell the
+# two runs share gets the ratio of the medians, and a cell worse by more
+# than --threshold percent (default 10) is a regression: the report lists
+# them and this script exits with status 3. A baseline that shares no cell
+# with the run, or measures a benchmark over other parameters, is refused.
+#
+# RESULTS_DIR holds what tools/run-bench wrote: run.tsv (the run: machine,
+# profile, variables, servers), report.list (the report's sections, tables
+# and plots in order), the TSVs and plots. Outputs are written beside them
+# under temporary names and renamed when complete.
+use strict;
+use warnings;
+use FindBin;
+use lib "$FindBin::Bin/../tools/perl";
+use Getopt::Long;
+use JSON::PP;
+use MIME::Base64;
+use Uringprobe::TextTable;
+
+my $format = 'uringprobe-results/1';
+my $usage = "usage: report.pl RESULTS_DIR [--baseline DIR] [--threshold PCT]\n"
+  . "       report.pl --check-baseline DIR --benchmarks 'NAME ...'\n";
+my ($baseline_dir, $threshold, $check_baseline, $benchmarks) = (undef, 10);
+GetOptions(
+	'baseline=s' => \$baseline_dir,
+	'threshold=f' => \$threshold,
+	'check-baseline=s' => \$check_baseline,
+	'benchmarks=s' => \$benchmarks) or die $usage;
+
+# The results.json of an earlier run, or a clear refusal.
+sub load_baseline
+{
+	my ($bdir) = @_;
+	my $json_file = "$bdir/results.json";
+	die "BASELINE $bdir is not a directory\n" unless -d $bdir;
+	die "BASELINE $bdir is not the results directory of a make bench run (no results.json)\n"
+	  unless -f $json_file;
+	my $base = eval { decode_json(do { local (@ARGV, $/) = $json_file; <> }) };
+	die "BASELINE $json_file is not readable as JSON: $@" unless $base;
+	die "BASELINE $json_file is not a make bench result (format '" . ($base->{format} // 'none')
+	  . "', expected '$format')\n" unless ($base->{format} // '') eq $format;
+	return $base;
+}
+
+# Before a run: is the baseline usable, and does it have any of the
+# benchmarks about to run?
+if (defined $check_baseline)
+{
+	my $base = load_baseline($check_baseline);
+	my %had = map { $_ => 1 } split ' ', $base->{run}{benchmarks} // '';
+	my @common = grep { $had{$_} } split ' ', $benchmarks // '';
+	die "BASELINE $check_baseline ran none of the benchmarks '" . ($benchmarks // '')
+	  . "' (it ran: $base->{run}{benchmarks}): incompatible matrix\n" unless @common;
+	exit 0;
+}
+
+my $dir = shift @ARGV or die $usage;
+-d $dir or die "$dir is not a directory\n";
+-f "$dir/run.tsv" && -f "$dir/report.list"
+  or die "$dir is not the results directory of a make bench run (no run.tsv and report.list)\n";
+$threshold > 0 or die "the threshold must be a positive percentage, got $threshold\n";
+my $noisy_pct = 10;
+
+# How each benchmark's runs are told apart and what they measure: the
+# columns naming a cell, and each metric with the direction that is better.
+my @specs = (
+	{ bench => 'rings', file => 'rings.tsv', key => [qw(server where rings variant)],
+	  metrics => [ [ p50_us => 'lower' ], [ fork_call_p50_us => 'lower' ] ] },
+	{ bench => 'churn', file => 'churn-runs.tsv', key => [qw(server io_method max_connections)],
+	  metrics => [ [ conn_ms => 'lower' ], [ pm_cpu_us_per_conn => 'lower' ] ] },
+	{ bench => 'extend', file => 'extend-runs.tsv', key => [qw(fs where strategy interface sessions)],
+	  metrics => [ [ seconds => 'lower' ], [ p99_us => 'lower' ] ] },
+	{ bench => 'extend', file => 'extend-pgbench-runs.tsv', key => [qw(fs strategy clients)],
+	  metrics => [ [ seconds => 'lower' ] ], name => 'extend-pgbench' },
+	{ bench => 'copy', file => 'copy-runs.tsv', key => [qw(server io_method file_extend_method fs clients)],
+	  metrics => [ [ seconds => 'lower' ] ] },
+	{ bench => 'completions', file => 'completions-runs.tsv',
+	  key => [qw(where op flags_in_effect depth reaping)], metrics => [ [ ns_per_completion => 'lower' ] ] },
+	{ bench => 'events', file => 'events-runs.tsv', key => [qw(where variant pipes)],
+	  metrics => [ [ ops_per_sec => 'higher' ] ] });
+
+# run.tsv: "key<TAB>value" lines; env and server lines repeat.
+my (%run, %config, @servers);
+for my $row (read_tsv("$dir/run.tsv"))
+{
+	my ($k, @v) = @$row;
+	if ($k eq 'env') { my ($n, $v) = split /=/, $v[0], 2; $config{$n} = $v; }
+	elsif ($k eq 'server') { push @servers, { name => $v[0], version => $v[1], pg_config => $v[2] }; }
+	else { $run{$k} = $v[0]; }
+}
+my @failed = split ' ', ($run{failed} // '');
+
+# The cells of every runs file: key -> metric -> values, in first-seen order.
+sub cells_of
+{
+	my ($spec) = @_;
+	my $file = "$dir/$spec->{file}";
+	return unless -f $file;
+	my ($header, @rows) = read_tsv($file);
+	my %col = map { $header->[$_] => $_ } 0 .. $#$header;
+	for my $c (@{ $spec->{key} }, map { $_->[0] } @{ $spec->{metrics} })
+	{
+		die "$file has no column '$c'\n" unless exists $col{$c};
+	}
+	my (%by_key, @order);
+	for my $row (@rows)
+	{
+		next if exists $col{status} && $row->[ $col{status} ] ne 'ok';
+		my %key = map { $_ => $row->[ $col{$_} ] // '' } @{ $spec->{key} };
+		my $id = join("\t", map { $key{$_} } @{ $spec->{key} });
+		push @order, $id unless $by_key{$id};
+		$by_key{$id} //= { key => \%key, values => {} };
+		for my $m (@{ $spec->{metrics} })
+		{
+			my $v = $row->[ $col{ $m->[0] } ];
+			push @{ $by_key{$id}{values}{ $m->[0] } }, $v if defined $v && $v =~ /^-?[\d.]+(e[-+]?\d+)?$/i;
+		}
+	}
+	my @cells;
+	for my $id (@order)
+	{
+		for my $m (@{ $spec->{metrics} })
+		{
+			my @v = sort { $a <=> $b } @{ $by_key{$id}{values}{ $m->[0] } // [] };
+			next unless @v;
+			my $median = @v % 2 ? $v[$#v / 2] : ($v[@v / 2 - 1] + $v[@v / 2]) / 2;
+			my $spread = $median ? ($v[-1] - $v[0]) / abs($median) * 100 : 0;
+			push @cells,
+			  {
+				benchmark => $spec->{name} // $spec->{bench},
+				key => $by_key{$id}{key},
+				id => $id,
+				metric => $m->[0],
+				better => $m->[1],
+				runs => scalar(@v),
+				values => [ @{ $by_key{$id}{values}{ $m->[0] } } ],
+				median => $median + 0,
+				min => $v[0] + 0,
+				max => $v[-1] + 0,
+				spread_pct => sprintf('%.1f', $spread) + 0,
+				noisy => ($spread > $noisy_pct ? JSON::PP::true : JSON::PP::false),
+			  };
+		}
+	}
+	return @cells;
+}
+
+my %cells_of_spec;
+$cells_of_spec{ $_->{file} } = [ cells_of($_) ] for @specs;
+my @cells = map { @{ $cells_of_spec{ $_->{file} } } } @specs;
+
+# Against a baseline: the same benchmark, key and metric.
+my %baseline_info;
+my @regressions;
+if (defined $baseline_dir)
+{
+	my $base = load_baseline($baseline_dir);
+	my %base_cells = map { join("\n", $_->{benchmark}, $_->{id}, $_->{metric}) => $_ } @{ $base->{cells} };
+	my %base_keys = map { $_->{benchmark} => join(' ', sort keys %{ $_->{key} }) } @{ $base->{cells} };
+	my ($compared, $missing) = (0, 0);
+	for my $c (@cells)
+	{
+		my $keys = join(' ', sort keys %{ $c->{key} });
+		die "BASELINE $baseline_dir measured $c->{benchmark} over ($base_keys{ $c->{benchmark} }), "
+		  . "this run over ($keys): incompatible\n"
+		  if exists $base_keys{ $c->{benchmark} } && $base_keys{ $c->{benchmark} } ne $keys;
+		my $b = $base_cells{ join("\n", $c->{benchmark}, $c->{id}, $c->{metric}) };
+		if (!$b) { $missing++; next; }
+		$compared++;
+		$c->{baseline_median} = $b->{median};
+		my $ratio = $b->{median} ? $c->{median} / $b->{median} : undef;
+		next unless defined $ratio && $ratio > 0;
+		$c->{ratio} = sprintf('%.3f', $ratio) + 0;
+		# percent worse, in the metric's direction
+		my $worse = ($c->{better} eq 'lower' ? $ratio - 1 : 1 / $ratio - 1) * 100;
+		$c->{worse_pct} = sprintf('%.1f', $worse) + 0;
+		$c->{regression} = $worse > $threshold ? JSON::PP::true : JSON::PP::false;
+		push @regressions, $c if $worse > $threshold;
+	}
+	die "BASELINE $baseline_dir shares no cell with this run (its benchmarks: "
+	  . join(' ', sort keys %base_keys) . "; its profile: " . ($base->{run}{profile} // '?')
+	  . "): incompatible matrix\n" unless $compared;
+	%baseline_info = (dir => $baseline_dir, threshold_pct => $threshold, compared => $compared,
+		not_in_baseline => $missing, run => $base->{run}, servers => $base->{servers},
+		regressions => scalar(@regressions));
+}
+
+# The preflight table (a row per property, a column per server/io_method).
+my %preflight;
+if (-f "$dir/preflight.tsv")
+{
+	my ($header, @rows) = read_tsv("$dir/preflight.tsv");
+	for my $row (@rows)
+	{
+		$preflight{ $header->[$_] }{ $row->[0] } = $row->[$_] for 1 .. $#$header;
+	}
+}
+
+# Latency histograms, where a runs file has them: bucket lower bound (ns)
+# and count, per run.
+my @histograms;
+for my $spec (@specs)
+{
+	my $file = "$dir/$spec->{file}";
+	next unless -f $file;
+	my ($header, @rows) = read_tsv($file);
+	my %col = map { $header->[$_] => $_ } 0 .. $#$header;
+	next unless exists $col{latency_histogram};
+	for my $row (@rows)
+	{
+		my $h = $row->[ $col{latency_histogram} ];
+		next unless defined $h && $h ne '';
+		push @histograms,
+		  {
+			benchmark => $spec->{name} // $spec->{bench},
+			key => { map { $_ => $row->[ $col{$_} ] } grep { exists $col{$_} } @{ $spec->{key} }, 'round' },
+			buckets_ns => [ map { [ map { $_ + 0 } split /:/ ] } split /,/, $h ],
+		  };
+	}
+}
+
+# Write $name in $dir from a complete temporary file.
+sub write_file
+{
+	my ($name, $content) = @_;
+	my $tmp = "$dir/.$name.tmp";
+	open my $fh, '>', $tmp or die "cannot write $tmp: $!\n";
+	print $fh $content;
+	close $fh or die "cannot write $tmp: $!\n";
+	rename $tmp, "$dir/$name" or die "cannot rename $tmp: $!\n";
+}
+
+sub fmt_num
+{
+	my ($v) = @_;
+	return '' unless defined $v && $v ne '';
+	return $v if $v =~ /^-?\d+$/;
+	my $a = abs $v;
+	return sprintf($a >= 1000 ? '%.0f' : $a >= 10 ? '%.1f' : $a >= 0.1 ? '%.3f' : '%.4g', $v);
+}
+
+# The spread table of a runs file's cells (and the baseline's columns).
+sub spread_rows
+{
+	my ($spec) = @_;
+	my $cells = $cells_of_spec{ $spec->{file} };
+	return unless @$cells;
+	my @head = (@{ $spec->{key} }, qw(metric runs median min max spread%), '');
+	push @head, qw(baseline ratio worse% verdict) if %baseline_info;
+	my @rows = (\@head);
+	for my $c (@$cells)
+	{
+		my @r = ((map { $c->{key}{$_} } @{ $spec->{key} }), $c->{metric}, $c->{runs},
+			fmt_num($c->{median}), fmt_num($c->{min}), fmt_num($c->{max}), $c->{spread_pct},
+			$c->{noisy} ? 'noisy' : '');
+		push @r, fmt_num($c->{baseline_median}), $c->{ratio} // '', $c->{worse_pct} // '',
+		  !exists $c->{baseline_median} ? 'not in baseline' : $c->{regression} ? 'REGRESSION' : ''
+		  if %baseline_info;
+		push @rows, \@r;
+	}
+	return @rows;
+}
+
+sub spread_caption
+{
+	my ($spec) = @_;
+	my $cells = $cells_of_spec{ $spec->{file} };
+	my $noisy = grep { $_->{noisy} } @$cells;
+	return "spread of the repetitions ($spec->{file}): median, min-max; $noisy of "
+	  . scalar(@$cells) . " cells spread more than $noisy_pct% (noisy)"
+	  . (%baseline_info ? "; baseline = median of the baseline run, worse% in the metric's direction" : '')
+	  . ':';
+}
+
+# The report's items from report.list, each benchmark's spread tables after
+# its section.
+my @items;
+for my $row (read_tsv("$dir/report.list"))
+{
+	my ($kind, @args) = @$row;
+	if ($kind eq 'section')
+	{
+		push @items, { kind => 'section', bench => $args[0], title => $args[1] };
+		for my $spec (grep { $_->{bench} eq $args[0] } @specs)
+		{
+			my @rows = spread_rows($spec) or next;
+			push @items, { kind => 'spread', caption => spread_caption($spec), rows => \@rows };
+		}
+		next;
+	}
+	push @items, { kind => $kind, caption => $args[2], file => $args[0], width => $args[1] } if $kind eq 'table';
+	push @items, { kind => 'plot', name => $args[0] } if $kind eq 'plot';
+}
+# spread sections belong after the tables of their benchmark
+my @ordered;
+my @pending;
+for my $item (@items)
+{
+	if ($item->{kind} eq 'section') { push @ordered, @pending; @pending = (); push @ordered, $item; }
+	elsif ($item->{kind} eq 'spread') { push @pending, $item; }
+	else { push @ordered, $item; }
+}
+push @ordered, @pending;
+
+sub cell_label
+{
+	my ($c) = @_;
+	return join(' ', map { "$_=$c->{key}{$_}" } sort keys %{ $c->{key} });
+}
+
+my @head_lines = (
+	"Machine: $run{machine}",
+	"Profile: $run{profile}; benchmarks: $run{benchmarks}; started $run{started}, took $run{seconds} s",
+	"Command: $run{command}",
+	'Servers:', map { "- $_->{name}: $_->{version}" } @servers);
+my @baseline_lines;
+if (%baseline_info)
+{
+	my $b = $baseline_info{run};
+	@baseline_lines = (
+		"Baseline: $baseline_dir ($b->{machine}; profile $b->{profile}; started $b->{started})",
+		"Baseline servers: " . join(', ', map { "$_->{name} $_->{version}" } @{ $baseline_info{servers} }),
+		"$baseline_info{compared} cells compared, $baseline_info{not_in_baseline} not in the baseline; "
+		  . scalar(@regressions) . " worse by more than $threshold%"
+		  . (@regressions ? ':' : '.'),
+		map {
+			"- REGRESSION $_->{benchmark} " . cell_label($_) . " $_->{metric}: " . fmt_num($_->{baseline_median}) . ' -> ' . fmt_num($_->{median})
+			  . " ($_->{worse_pct}% worse)"
+		} @regressions);
+}
+
+# report.md
+my $md = "# uringprobe: make bench, $run{started}\n\n" . join("\n", @head_lines) . "\n";
+$md .= "\n" . join("\n", map { s/^- /  - /r } @baseline_lines) . "\n" if @baseline_lines;
+$md .= "\nFAILED benchmarks (their logs are in logs/): @failed\n" if @failed;
+for my $item (@ordered)
+{
+	if ($item->{kind} eq 'section') { $md .= "\n## $item->{title}\n"; }
+	elsif ($item->{kind} eq 'table')
+	{
+		$md .= "\n$item->{caption}\n\n```\n" . text_table([ read_tsv("$dir/$item->{file}") ], $item->{width}) . "```\n";
+	}
+	elsif ($item->{kind} eq 'spread')
+	{
+		$md .= "\n$item->{caption}\n\n```\n" . text_table($item->{rows}, 40) . "```\n";
+	}
+	elsif ($item->{kind} eq 'plot') { $md .= "\nPlot: $item->{name}.png, $item->{name}.svg\n"; }
+}
+
+# report.html
+sub esc { my ($s) = @_; $s //= ''; $s =~ s/&/&amp;/g; $s =~ s/</&lt;/g; $s =~ s/>/&gt;/g; $s =~ s/"/&quot;/g; return $s; }
+
+sub html_table
+{
+	my ($rows) = @_;
+	my ($head, @body) = @$rows;
+	my $h = '<table><tr>' . join('', map { '<th>' . esc($_) . '</th>' } @$head) . "</tr>\n";
+	for my $r (@body)
+	{
+		my $class = (grep { defined && $_ eq 'REGRESSION' } @$r) ? ' class="regression"'
+		  : (grep { defined && $_ eq 'noisy' } @$r) ? ' class="noisy"' : '';
+		$h .= "<tr$class>" . join('', map { '<td>' . esc($_) . '</td>' } @$r) . "</tr>\n";
+	}
+	return "$h</table>\n";
+}
+
+my $html = <<"END";
+<!DOCTYPE html>
+<html><head><meta charset="utf-8"><title>uringprobe: make bench, @{[ esc($run{started}) ]}</title>
+<style>
+body { font-family: sans-serif; margin: 2em; }
+table { border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 90%; }
+td, th { border: 1px solid #ccc; padding: 2px 6px; text-align: left; }
+th { background: #eee; }
+tr.noisy td { background: #fff6d5; }
+tr.regression td { background: #f8d0d0; }
+figure { margin: 1em 0; }
+figure svg { max-width: 100%; height: auto; }
+</style></head><body>
+<h1>uringprobe: make bench, @{[ esc($run{started}) ]}</h1>
+END
+$html .= '<p>' . join("<br>\n", map { esc($_) } @head_lines) . "</p>\n";
+$html .= '<p>' . join("<br>\n", map { esc($_) } @baseline_lines) . "</p>\n" if @baseline_lines;
+$html .= '<p class="failed"><b>FAILED benchmarks</b> (their logs are in logs/): ' . esc("@failed") . "</p>\n"
+  if @failed;
+for my $item (@ordered)
+{
+	if ($item->{kind} eq 'section') { $html .= '<h2>' . esc($item->{title}) . "</h2>\n"; }
+	elsif ($item->{kind} eq 'table')
+	{
+		$html .= '<p>' . esc($item->{caption}) . "</p>\n" . html_table([ read_tsv("$dir/$item->{file}") ]);
+	}
+	elsif ($item->{kind} eq 'spread')
+	{
+		$html .= '<p>' . esc($item->{caption}) . "</p>\n" . html_table($item->{rows});
+	}
+	elsif ($item->{kind} eq 'plot')
+	{
+		my ($svg_file, $png_file) = map { "$dir/$item->{name}.$_" } qw(svg png);
+		die "the plot $svg_file is missing\n" unless -s $svg_file;
+		die "the plot $png_file is missing\n" unless -s $png_file;
+		my $svg = do { local (@ARGV, $/) = $svg_file; <> };
+		$svg =~ s/^.*?(?=<svg)//s;    # the XML prolog and doctype
+		my $png = encode_base64(do { local (@ARGV, $/) = $png_file; binmode ARGV; <> }, '');
+		$html .= "<figure>$svg<figcaption><a download=\"$item->{name}.png\" "
+		  . "href=\"data:image/png;base64,$png\">$item->{name}.png</a></figcaption></figure>\n";
+	}
+}
+$html .= "</body></html>\n";
+
+# results.json
+my %json = (
+	format => $format,
+	run => { %run, failed => \@failed },
+	config => \%config,
+	servers => \@servers,
+	preflight => \%preflight,
+	noisy_threshold_pct => $noisy_pct,
+	cells => \@cells,
+	histograms => \@histograms);
+$json{baseline} = \%baseline_info if %baseline_info;
+
+write_file('report.md', $md);
+write_file('report.html', $html);
+write_file('results.json', JSON::PP->new->canonical->pretty->encode(\%json));
+print "report.md, report.html and results.json in $dir: " . scalar(@cells) . " cells, "
+  . scalar(grep { $_->{noisy} } @cells) . " noisy"
+  . (%baseline_info ? ", $baseline_info{compared} compared with $baseline_dir, " . scalar(@regressions) . " regressions" : '')
+  . "\n";
+exit(@regressions ? 3 : 0);
