@@ -93,12 +93,13 @@ my @specs = (
 	  metrics => [ [ ops_per_sec => 'higher' ] ] });
 
 # run.tsv: "key<TAB>value" lines; env and server lines repeat.
-my (%run, %config, @servers);
+my (%run, %config, @servers, %timing);
 for my $row (read_tsv("$dir/run.tsv"))
 {
 	my ($k, @v) = @$row;
 	if ($k eq 'env') { my ($n, $v) = split /=/, $v[0], 2; $config{$n} = $v; }
 	elsif ($k eq 'server') { push @servers, { name => $v[0], version => $v[1], pg_config => $v[2] }; }
+	elsif ($k eq 'timing') { $timing{ $v[0] } = { cells => $v[1] + 0, seconds => $v[2] + 0 }; }
 	else { $run{$k} = $v[0]; }
 }
 my @failed = split ' ', ($run{failed} // '');
@@ -424,7 +425,7 @@ $html .= "</body></html>\n";
 # results.json
 my %json = (
 	format => $format,
-	run => { %run, failed => \@failed },
+	run => { %run, failed => \@failed, timing => \%timing },
 	config => \%config,
 	servers => \@servers,
 	preflight => \%preflight,

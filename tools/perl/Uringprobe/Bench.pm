@@ -19,9 +19,14 @@ our @EXPORT = qw(median least spread parse_rows tsv_open tsv_row bench_filesyste
 # cell(). tools/run-bench first runs every script with
 # URINGPROBE_BENCH_PLAN=FILE: plan_cells() then writes the count there and
 # the script ends, so the run's total is known; then it passes
-# URINGPROBE_PROGRESS="CELLS_BEFORE TOTAL_CELLS START_EPOCH" to each script,
-# so that every line shows the whole run's position, elapsed time and ETA.
-my ($cells_before, $cells_total, $run_start, $cells_here) = (0, 0, Time::HiRes::time, 0);
+# URINGPROBE_PROGRESS="CELLS_BEFORE TOTAL_CELLS START_EPOCH RATE AFTER" to
+# each script, so that every line shows the whole run's position, elapsed
+# time and ETA. The ETA is this script's cells left at its own pace so far
+# (before its first cell: RATE, seconds per cell in the last run of the
+# same profile) plus AFTER, the last run's seconds for the benchmarks still
+# to come; where the last run says nothing ('-'), the whole run's pace.
+my ($cells_before, $cells_total, $run_start, $cells_here, $planned_here) = (0, 0, Time::HiRes::time, 0, 0);
+my ($prev_rate, $after, $script_start) = ('-', '-', Time::HiRes::time);
 my $current_cell = '';
 
 sub plan_cells
@@ -34,8 +39,11 @@ sub plan_cells
 		close $fh or die "cannot write $file: $!\n";
 		exit 0;
 	}
-	($cells_before, $cells_total, $run_start) =
+	($cells_before, $cells_total, $run_start, $prev_rate, $after) =
 	  $ENV{URINGPROBE_PROGRESS} ? split(' ', $ENV{URINGPROBE_PROGRESS}) : (0, $n, Time::HiRes::time);
+	($planned_here, $script_start) = ($n, Time::HiRes::time);
+	$prev_rate //= '-';
+	$after //= '-';
 	return;
 }
 
@@ -49,10 +57,15 @@ sub cell
 {
 	my ($name) = @_;
 	$current_cell = $name;
-	my $done = $cells_before + $cells_here++;
-	my $elapsed = Time::HiRes::time - $run_start;
-	# the rate so far over the whole run; rough while benchmarks differ
-	my $eta = $done ? duration($elapsed / $done * ($cells_total - $done)) : '?';
+	my $now = Time::HiRes::time;
+	my $done_here = $cells_here++;
+	my $done = $cells_before + $done_here;
+	my $elapsed = $now - $run_start;
+	my $rate_here = $done_here ? ($now - $script_start) / $done_here : $prev_rate;
+	my $eta =
+	    $rate_here ne '-' && $after ne '-' ? duration(($planned_here - $done_here) * $rate_here + $after)
+	  : $done ? duration($elapsed / $done * ($cells_total - $done))
+	  :         '?';
 	# PostgreSQL::Test::Utils sends STDERR to the script's log only; the
 	# handle Test::More reports failures on reaches the terminal too.
 	my $out = Test::More->builder->failure_output;
