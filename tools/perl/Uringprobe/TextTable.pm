@@ -1,5 +1,5 @@
 # Rows of cells as an aligned plain-text table, long values cut to a
-# maximum width per column (the first column is never cut).
+# maximum width per column (the first column and the header never are).
 package Uringprobe::TextTable;
 
 use strict;
@@ -21,23 +21,25 @@ sub text_table
 	my ($rows, $max) = @_;
 	$max //= 24;
 	my @width;
-	for my $row (@$rows)
+	for my $r (0 .. $#$rows)
 	{
+		my $row = $rows->[$r];
 		for my $i (0 .. $#$row)
 		{
 			my $len = length($row->[$i] // '');
-			$len = $max if $i > 0 && $len > $max;
+			$len = $max if $r > 0 && $i > 0 && $len > $max;
 			$width[$i] = $len if !defined $width[$i] || $len > $width[$i];
 		}
 	}
 	my $text = '';
-	for my $row (@$rows)
+	for my $r (0 .. $#$rows)
 	{
+		my $row = $rows->[$r];
 		my @cells;
 		for my $i (0 .. $#$row)
 		{
 			my $v = $row->[$i] // '';
-			$v = substr($v, 0, $max - 1) . '~' if $i > 0 && length $v > $max;
+			$v = substr($v, 0, $max - 1) . '~' if $r > 0 && $i > 0 && length $v > $max;
 			push @cells, sprintf('%-*s', $width[$i], $v);
 		}
 		$text .= join('  ', @cells) =~ s/\s+$//r . "\n";
