@@ -1,0 +1,154 @@
+#include "error.hpp"
+#include "extend_experiment.hpp"
+#include "scratch_dir.hpp"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+
+using namespace uringprobe;
+
+namespace {
+
+ExtendParams fixed(const TempDir& t, ExtendStrategy s, ExtendInterface i) {
+    ExtendParams p;
+    p.dir = t.path();
+    p.strategy = s;
+    p.interface = i;
+    p.min_blocks = p.max_blocks = 8;
+    p.total_mb = 1;
+    p.write_data = true;
+    p.verify = true;
+    return p;
+}
+
+const auto never = [] { return false; };
+
+} // namespace
+
+// 1 MB in extensions of 8 blocks of 8 KiB: 16 extensions, exact in size and
+// content, by every strategy through every interface; nothing left.
+TEST(Extend, EveryStrategyAndInterfaceIsExact) {
+    for (auto s : {ExtendStrategy::fallocate, ExtendStrategy::write_zeros,
+                   ExtendStrategy::mdzeroextend, ExtendStrategy::write}) {
+        for (auto i :
+             {ExtendInterface::sync, ExtendInterface::io_uring, ExtendInterface::io_uring_async}) {
+            TempDir t;
+            const ExtendResult r = run_extend(fixed(t, s, i), {t.path()}, never);
+            SCOPED_TRACE(std::string(to_string(s)) + "/" + to_string(i));
+            EXPECT_EQ(r.status, "ok");
+            EXPECT_EQ(r.extensions, 16);
+            EXPECT_EQ(r.bytes, 1048576u);
+            EXPECT_EQ(r.file_bytes, 1048576u);
+            EXPECT_EQ(r.verified, "ok");
+            EXPECT_EQ(r.data_write_calls, 128);
+            EXPECT_EQ(r.latency.count(), 16u);
+            const bool falloc = s == ExtendStrategy::fallocate;
+            EXPECT_EQ(r.fallocate_calls, falloc ? 16 : 0);
+            EXPECT_EQ(r.zero_write_calls, falloc ? 0 : s == ExtendStrategy::write ? 128 : 16);
+            EXPECT_EQ(t.entries(), 0);
+        }
+    }
+}
+
+// PostgreSQL 16's rule: more than 8 blocks is a fallocate.
+TEST(Extend, MdzeroextendSwitchesAboveEightBlocks) {
+    TempDir t;
+    ExtendParams p = fixed(t, ExtendStrategy::mdzeroextend, ExtendInterface::sync);
+    p.min_blocks = p.max_blocks = 9;
+    p.total_mb = 2;
+    const ExtendResult r = run_extend(p, {t.path()}, never);
+    EXPECT_GT(r.fallocate_calls, 0);
+    EXPECT_EQ(r.zero_write_calls, 1); // the last, shorter extension
+}
+
+TEST(Extend, SessionsOnOneFileAndOnTheirOwn) {
+    for (bool shared : {true, false}) {
+        TempDir t;
+        ExtendParams p = fixed(t, ExtendStrategy::mdzeroextend, ExtendInterface::io_uring);
+        p.min_blocks = 1;
+        p.max_blocks = 16;
+        p.total_mb = 4;
+        p.sessions = 4;
+        p.shared = shared;
+        const ExtendResult r = run_extend(p, {t.path()}, never);
+        EXPECT_EQ(r.status, "ok");
+        EXPECT_EQ(r.bytes, 4u << 20);
+        EXPECT_EQ(r.file_bytes, 4u << 20);
+        EXPECT_EQ(r.verified, "ok");
+        EXPECT_EQ(t.entries(), 0);
+    }
+}
+
+TEST(Extend, SeededSizesAreReproducible) {
+    TempDir t;
+    ExtendParams p = fixed(t, ExtendStrategy::mdzeroextend, ExtendInterface::sync);
+    p.min_blocks = 1;
+    p.max_blocks = 64;
+    p.total_mb = 4;
+    p.seed = 7;
+    const ExtendResult a = run_extend(p, {t.path()}, never);
+    const ExtendResult b = run_extend(p, {t.path()}, never);
+    EXPECT_EQ(a.extensions, b.extensions);
+    EXPECT_EQ(a.fallocate_calls, b.fallocate_calls);
+    p.seed = 8;
+    const ExtendResult c = run_extend(p, {t.path()}, never);
+    EXPECT_EQ(c.bytes, a.bytes);
+}
+
+TEST(Extend, StoppedRunsLeaveNothing) {
+    TempDir t;
+    ExtendParams p = fixed(t, ExtendStrategy::write, ExtendInterface::io_uring);
+    p.total_mb = 1024;
+    p.sessions = 4;
+    std::atomic<int> polls{0};
+    const ExtendResult r = run_extend(p, {t.path()}, [&] { return ++polls > 2; });
+    EXPECT_EQ(r.status, "stopped");
+    EXPECT_LT(r.bytes, 1024ull << 20);
+    EXPECT_EQ(t.entries(), 0);
+}
+
+TEST(Extend, BadParametersAreRefused) {
+    const ExtendCaps caps;
+    ExtendParams p;
+    p.dir = "/tmp";
+    EXPECT_NO_THROW(validate(p, caps));
+    ExtendParams q = p;
+    q.block_size = 1000;
+    EXPECT_THROW(validate(q, caps), InvalidArgument);
+    q = p;
+    q.min_blocks = 9;
+    q.max_blocks = 8;
+    EXPECT_THROW(validate(q, caps), InvalidArgument);
+    q = p;
+    q.max_blocks = 4096;
+    q.block_size = 65536;
+    EXPECT_THROW(validate(q, caps), InvalidArgument);
+    q = p;
+    q.total_mb = caps.max_total_mb + 1;
+    EXPECT_THROW(validate(q, caps), InvalidArgument);
+    q = p;
+    q.sessions = 0;
+    EXPECT_THROW(validate(q, caps), InvalidArgument);
+    EXPECT_THROW(parse_extend_strategy("posix_fallocate"), InvalidArgument);
+    EXPECT_THROW(parse_extend_interface("aio"), InvalidArgument);
+    EXPECT_EQ(parse_extend_strategy("write_zeros"), ExtendStrategy::write_zeros);
+}
+
+TEST(Extend, OnlyAllowedDirectories) {
+    TempDir t;
+    ExtendParams p = fixed(t, ExtendStrategy::fallocate, ExtendInterface::sync);
+    EXPECT_THROW(run_extend(p, {"/nonexistent-elsewhere"}, never), InvalidArgument);
+    EXPECT_THROW(run_extend(p, {}, never), InvalidArgument);
+}
+
+TEST(Extend, TableHasTheRawHistogram) {
+    TempDir t;
+    const Table tab = extend_table(
+        run_extend(fixed(t, ExtendStrategy::fallocate, ExtendInterface::sync), {t.path()}, never));
+    ASSERT_EQ(tab.rows.size(), 1u);
+    ASSERT_EQ(tab.columns.size(), tab.rows[0].size());
+    EXPECT_EQ(tab.columns.front(), "experiment");
+    EXPECT_EQ(tab.columns.back(), "latency_histogram");
+    EXPECT_FALSE(tab.rows[0].back().s.empty());
+}

@@ -1,0 +1,99 @@
+#include "histogram.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <sstream>
+#include <string>
+
+using uringprobe::LatencyHistogram;
+
+namespace {
+
+// The samples of an encoded histogram ("low:count,..."), and whether the
+// bucket bounds ascend.
+long count_encoded(const std::string& s, bool* ascending) {
+    std::stringstream in(s);
+    std::string item;
+    long total = 0;
+    long long last = -1;
+    *ascending = true;
+    while (std::getline(in, item, ',')) {
+        const auto colon = item.find(':');
+        const long long low = std::atoll(item.substr(0, colon).c_str());
+        total += std::atol(item.substr(colon + 1).c_str());
+        *ascending = *ascending && low > last;
+        last = low;
+    }
+    return total;
+}
+
+} // namespace
+
+TEST(LatencyHistogram, EmptyReportsZeros) {
+    LatencyHistogram h;
+    EXPECT_EQ(h.count(), 0u);
+    EXPECT_EQ(h.min(), 0);
+    EXPECT_EQ(h.max(), 0);
+    EXPECT_EQ(h.percentile(0.5), 0);
+    EXPECT_EQ(h.encoded(), "");
+}
+
+TEST(LatencyHistogram, SmallValuesAreExact) {
+    LatencyHistogram h;
+    for (int v = 0; v < 64; ++v)
+        h.record(v);
+    EXPECT_EQ(h.count(), 64u);
+    EXPECT_EQ(h.min(), 0);
+    EXPECT_EQ(h.max(), 63);
+    EXPECT_EQ(h.percentile(0.5), 31);
+    EXPECT_EQ(h.percentile(1.0), 63);
+}
+
+TEST(LatencyHistogram, PercentilesWithinTheBucketWidth) {
+    LatencyHistogram h;
+    // 1..100000 us in ns: the p-th percentile is p * 1e8 ns
+    for (long v = 1; v <= 100000; ++v)
+        h.record(v * 1000);
+    for (double p : {0.01, 0.5, 0.9, 0.99}) {
+        const double want = p * 1e8;
+        EXPECT_NEAR(static_cast<double>(h.percentile(p)), want, want * 0.016) << "p" << p;
+    }
+    EXPECT_EQ(h.max(), 100000000);
+    EXPECT_DOUBLE_EQ(h.mean(), 50000500.0);
+}
+
+TEST(LatencyHistogram, NegativeSamplesCountAsZero) {
+    LatencyHistogram h;
+    h.record(-5);
+    EXPECT_EQ(h.min(), 0);
+    EXPECT_EQ(h.count(), 1u);
+}
+
+TEST(LatencyHistogram, MergeAddsEverything) {
+    LatencyHistogram a, b, both;
+    for (int i = 1; i <= 1000; ++i) {
+        a.record(i * 7);
+        both.record(i * 7);
+    }
+    for (int i = 1; i <= 500; ++i) {
+        b.record(i * 1000003L);
+        both.record(i * 1000003L);
+    }
+    a.merge(b);
+    a.merge(LatencyHistogram{});
+    EXPECT_EQ(a.count(), both.count());
+    EXPECT_EQ(a.min(), both.min());
+    EXPECT_EQ(a.max(), both.max());
+    EXPECT_EQ(a.encoded(), both.encoded());
+    EXPECT_EQ(a.percentile(0.9), both.percentile(0.9));
+}
+
+TEST(LatencyHistogram, EncodedHoldsEverySample) {
+    LatencyHistogram h;
+    for (long v = 0; v < 300000; v += 7)
+        h.record(v * 13);
+    bool ascending = false;
+    EXPECT_EQ(count_encoded(h.encoded(), &ascending), static_cast<long>(h.count()));
+    EXPECT_TRUE(ascending);
+}

@@ -1,0 +1,71 @@
+#include "error.hpp"
+#include "rings_experiment.hpp"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <map>
+
+using namespace uringprobe;
+
+namespace {
+const auto never = [] { return false; };
+}
+
+// A baseline and both layouts: rows with their rings, every fork timed,
+// and the mappings that separate rings bring (none for one region).
+TEST(Rings, BothLayoutsAndTheBaseline) {
+    RingsParams p;
+    p.rings = 4;
+    p.depth = 8;
+    p.forks = 6;
+    const RingsResult r = run_rings(p, never);
+    EXPECT_FALSE(r.stopped);
+    std::map<std::string, const RingsVariant*> v;
+    for (const auto& x : r.variants)
+        v[x.variant] = &x;
+    ASSERT_TRUE(v.count("baseline") && v.count("mmap") && v.count("no_mmap"));
+    EXPECT_EQ(v["baseline"]->rings, 0);
+    for (const char* name : {"baseline", "mmap", "no_mmap"}) {
+        const RingsVariant& x = *v[name];
+        SCOPED_TRACE(name);
+        if (x.status.rfind("unsupported", 0) == 0)
+            continue; // no IORING_SETUP_NO_MMAP in this kernel
+        EXPECT_EQ(x.status, "ok");
+        EXPECT_EQ(x.forks, 6);
+        EXPECT_EQ(x.fork_latency.count(), 6u);
+        EXPECT_EQ(x.fork_call.count(), 6u);
+    }
+    EXPECT_EQ(v["mmap"]->rings, 4);
+    // each ring maps its SQ/CQ rings and SQEs
+    EXPECT_GE(v["mmap"]->maps_after - v["baseline"]->maps_after, 4);
+    const Table t = rings_table(r);
+    EXPECT_EQ(t.rows.size(), r.variants.size());
+    EXPECT_EQ(t.columns.back(), "latency_histogram");
+}
+
+TEST(Rings, StoppedRunsEndCleanly) {
+    RingsParams p;
+    p.rings = 2;
+    p.forks = 100000;
+    std::atomic<int> polls{0};
+    const RingsResult r = run_rings(p, [&] { return ++polls > 5; });
+    EXPECT_TRUE(r.stopped);
+}
+
+TEST(Rings, BadParametersAreRefused) {
+    const RingsCaps caps;
+    RingsParams p;
+    EXPECT_NO_THROW(validate(p, caps));
+    RingsParams q = p;
+    q.rings = 0;
+    EXPECT_THROW(validate(q, caps), InvalidArgument);
+    q = p;
+    q.forks = caps.max_forks + 1;
+    EXPECT_THROW(validate(q, caps), InvalidArgument);
+    q = p;
+    EXPECT_THROW(set_ring_modes(q, "mmapp"), InvalidArgument);
+    set_ring_modes(q, "no_mmap");
+    EXPECT_FALSE(q.mmap);
+    EXPECT_TRUE(q.no_mmap);
+}

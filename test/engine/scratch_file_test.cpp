@@ -1,0 +1,112 @@
+#include "error.hpp"
+#include "scratch_dir.hpp"
+#include "scratch_file.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cerrno>
+#include <fcntl.h>
+#include <string>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace uringprobe;
+
+TEST(ScratchDir, OnlyListedAbsolutePathsWithoutDots) {
+    TempDir t;
+    EXPECT_NO_THROW(ScratchDir(t.path(), {t.path()}));
+    EXPECT_NO_THROW(ScratchDir(t.path() + "/", {t.path()}));
+    EXPECT_THROW(ScratchDir(t.path(), {}), InvalidArgument);
+    EXPECT_THROW(ScratchDir("tmp", {"tmp"}), InvalidArgument);
+    EXPECT_THROW(ScratchDir(t.path() + "/../" + t.path().substr(5), {t.path()}), InvalidArgument);
+    EXPECT_THROW(ScratchDir(t.path() + "/.", {t.path()}), InvalidArgument);
+    EXPECT_THROW(ScratchDir("/tmp", {t.path()}), InvalidArgument);
+}
+
+TEST(ScratchDir, MissingDirectoryIsENOENT) {
+    TempDir t;
+    const std::string gone = t.path() + "/gone";
+    try {
+        ScratchDir d(gone, {gone});
+        FAIL() << "no exception";
+    } catch (const SysError& e) {
+        EXPECT_EQ(e.err(), ENOENT);
+    }
+}
+
+TEST(ScratchDir, SymlinkedComponentsAreRefused) {
+    TempDir t;
+    const std::string real = t.path() + "/real", link = t.path() + "/link";
+    ASSERT_EQ(mkdir(real.c_str(), 0700), 0);
+    ASSERT_EQ(symlink(real.c_str(), link.c_str()), 0);
+    // the listed directory itself a symlink, and a symlink on the way to it
+    EXPECT_THROW(ScratchDir(link, {link}), SysError);
+    ASSERT_EQ(mkdir((real + "/inner").c_str(), 0700), 0);
+    EXPECT_THROW(ScratchDir(link + "/inner", {link + "/inner"}), SysError);
+    EXPECT_NO_THROW(ScratchDir(real + "/inner", {real + "/inner"}));
+}
+
+TEST(ScratchDir, SplitDirList) {
+    EXPECT_EQ(split_dir_list(" /a, /b ,,\t/c "), (std::vector<std::string>{"/a", "/b", "/c"}));
+    EXPECT_TRUE(split_dir_list(" , ").empty());
+}
+
+TEST(ScratchFile, PrivateNamedAfterThisProcessAndRemoved) {
+    TempDir t;
+    ScratchDir dir(t.path(), {t.path()});
+    std::string name;
+    {
+        ScratchFile f(dir);
+        name = f.name();
+        struct stat st {};
+        ASSERT_EQ(fstat(f.fd(), &st), 0);
+        EXPECT_EQ(st.st_mode & 0777, 0600u);
+        EXPECT_TRUE(S_ISREG(st.st_mode));
+        long pid = 0;
+        std::uint64_t start = 0;
+        ASSERT_TRUE(parse_scratch_name(name, &pid, &start));
+        EXPECT_EQ(pid, getpid());
+        EXPECT_GT(start, 0u);
+        ScratchFile second(dir);
+        EXPECT_NE(second.name(), name);
+        EXPECT_EQ(t.entries(), 2);
+        Fd again = f.reopen();
+        EXPECT_GE(again.get(), 0);
+    }
+    EXPECT_EQ(t.entries(), 0);
+    EXPECT_NE(access((t.path() + "/" + name).c_str(), F_OK), 0);
+}
+
+TEST(ScratchFile, OtherNamesAreNotScratchFiles) {
+    long pid = 0;
+    std::uint64_t start = 0;
+    EXPECT_FALSE(parse_scratch_name("uringprobe-12.scratch", &pid, &start));
+    EXPECT_FALSE(parse_scratch_name("base", &pid, &start));
+    EXPECT_FALSE(parse_scratch_name("uringprobe-x-1-2.scratch", &pid, &start));
+}
+
+TEST(ScratchDir, StaleFilesOfDeadProcessesAreSwept) {
+    TempDir t;
+    ScratchDir dir(t.path(), {t.path()});
+    // a process that is gone: a reaped child's pid (not reused this fast),
+    // and this process with another start time (a pid reused)
+    const pid_t child = fork();
+    if (child == 0)
+        _exit(0);
+    ASSERT_GT(child, 0);
+    ASSERT_EQ(waitpid(child, nullptr, 0), child);
+    const std::string dead = "uringprobe-" + std::to_string(child) + "-1-0.scratch";
+    const std::string reused = "uringprobe-" + std::to_string(getpid()) + "-1-0.scratch";
+    const std::string other = "not-ours.dat";
+    for (const auto& n : {dead, reused, other}) {
+        const int fd = open((t.path() + "/" + n).c_str(), O_CREAT | O_WRONLY, 0600);
+        ASSERT_GE(fd, 0);
+        close(fd);
+    }
+    ScratchFile live(dir);
+    EXPECT_EQ(dir.remove_stale_files(), 2);
+    EXPECT_EQ(t.entries(), 2); // the live file and the foreign one
+    EXPECT_EQ(access((t.path() + "/" + live.name()).c_str(), F_OK), 0);
+    EXPECT_EQ(access((t.path() + "/" + other).c_str(), F_OK), 0);
+}
