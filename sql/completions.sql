@@ -21,18 +21,4 @@ SET uringprobe.scratch_dirs = '/tmp';
 SELECT variant, status, ops, errors FROM uringprobe_completions('read', completions => 1000);
 SELECT count(*) AS files_left FROM pg_ls_dir('/tmp') f
 WHERE f LIKE 'uringprobe-' || pg_backend_pid() || '-%';
-SET uringprobe.scratch_dirs = '';
-SELECT * FROM uringprobe_completions('read', completions => 10);
 RESET uringprobe.scratch_dirs;
--- Bad input: one clear error each.
-SELECT * FROM uringprobe_completions(op => 'write');
-SELECT * FROM uringprobe_completions(reaping => 'some');
-SELECT * FROM uringprobe_completions(flags => 'iopoll');
-SELECT * FROM uringprobe_completions(depth => 0);
-SELECT * FROM uringprobe_completions(depth => 4097);
-SELECT * FROM uringprobe_completions(depth => 8, batch => 9);
-SELECT * FROM uringprobe_completions(batch => -1);
-SELECT * FROM uringprobe_completions(completions => 0);
-SELECT * FROM uringprobe_completions(completions => 100000001);
-SELECT * FROM uringprobe_completions(op => NULL);
-SELECT 1 AS still_usable;

@@ -10,10 +10,3 @@ FROM (VALUES ('epoll'), ('poll'), ('uring_oneshot'), ('uring_oneshot_defer'),
              ('uring_multishot'), ('uring_multishot_defer'), ('pg_waiteventset')) b(backend),
      LATERAL uringprobe_events(b.backend, 4, 1000)
 ORDER BY 1;
--- Bad input: one clear error each.
-SELECT * FROM uringprobe_events('kqueue');
-SELECT * FROM uringprobe_events(pipes => 0);
-SELECT * FROM uringprobe_events(pipes => 1001);
-SELECT * FROM uringprobe_events(events => 0);
-SELECT * FROM uringprobe_events(backend => NULL);
-SELECT 1 AS still_usable;

@@ -35,30 +35,3 @@ FROM uringprobe_extend(sessions => 4, shared => false, min_blocks => 4, max_bloc
 SELECT count(*) AS files_left FROM pg_ls_dir('/tmp') f
 WHERE f LIKE 'uringprobe-' || pg_backend_pid() || '-%';
 
--- Bad input: one clear error each, and the backend goes on.
-SELECT * FROM uringprobe_extend(strategy => 'posix_fallocate');
-SELECT * FROM uringprobe_extend(interface => 'aio');
-SELECT * FROM uringprobe_extend(strategy => NULL);
-SELECT * FROM uringprobe_extend(min_blocks => 0);
-SELECT * FROM uringprobe_extend(min_blocks => 8, max_blocks => 4);
-SELECT * FROM uringprobe_extend(max_blocks => 5000);
-SELECT * FROM uringprobe_extend(total_mb => 0);
-SELECT * FROM uringprobe_extend(total_mb => -1);
-SELECT * FROM uringprobe_extend(sessions => 0);
-SELECT * FROM uringprobe_extend(sessions => 65);
-SELECT * FROM uringprobe_extend(block_size => 1000);
-SELECT * FROM uringprobe_extend(max_blocks => 4096, block_size => 65536);
-SELECT * FROM uringprobe_extend(max_blocks => 4096, write_data => true, sessions => 64);
-SELECT * FROM uringprobe_extend(shared => false, sessions => 4, total_mb => 1, block_size => 1048576);
-SET uringprobe.max_scratch_mb = 2;
-SELECT * FROM uringprobe_extend(total_mb => 3);
-RESET uringprobe.max_scratch_mb;
-SELECT * FROM uringprobe_extend(dir => 'tmp');
-SELECT * FROM uringprobe_extend(dir => '/tmp/../tmp');
-SELECT * FROM uringprobe_extend(dir => '/var/tmp');
-SET uringprobe.scratch_dirs = '';
-SELECT * FROM uringprobe_extend();
-SET uringprobe.scratch_dirs = '/tmp/uringprobe-regress-missing';
-SELECT * FROM uringprobe_extend();
-RESET uringprobe.scratch_dirs;
-SELECT 1 AS still_usable;

@@ -1,27 +1,12 @@
--- uringprobe_rings(): argument errors, deterministically. Measurements are
--- checked in t/005_rings.pl.
+-- uringprobe_rings(): the SQL surface (argument errors: bad_input_rings).
+-- Measurements are checked in t/005_rings.pl.
 CREATE EXTENSION IF NOT EXISTS uringprobe;
 -- The samples in a latency_histogram ("low_ns:count,...").
 CREATE FUNCTION pg_temp.histogram_count(h text) RETURNS bigint LANGUAGE sql
 AS $$ SELECT coalesce(sum(split_part(b, ':', 2)::bigint), 0) FROM unnest(string_to_array(h, ',')) b $$;
-SELECT count(*) FROM uringprobe_rings(rings => 0);
-SELECT count(*) FROM uringprobe_rings(rings => 4097);
-SELECT count(*) FROM uringprobe_rings(depth => 0);
-SELECT count(*) FROM uringprobe_rings(depth => 32769);
-SELECT count(*) FROM uringprobe_rings(forks => 0);
-SELECT count(*) FROM uringprobe_rings(mode => 'mmapp');
-SELECT count(*) FROM uringprobe_rings(mode => 'no_mmap', dontfork => true);
-SELECT count(*) FROM uringprobe_rings(mode => NULL);
--- the caps are a superuser's to move
-SET uringprobe.max_rings = 8;
-SELECT count(*) FROM uringprobe_rings(rings => 9);
-SET uringprobe.max_forks = 2;
-SELECT count(*) FROM uringprobe_rings(rings => 1, forks => 3);
 -- a small run: one row per variant, baseline first
 SELECT variant, status, ops, rings, depth, pg_temp.histogram_count(latency_histogram) = ops AS histogram_has_all
 FROM uringprobe_rings(rings => 2, depth => 8, forks => 2, mode => 'mmap');
-RESET uringprobe.max_rings;
-RESET uringprobe.max_forks;
 -- the processes the benchmarks read
 SELECT process, pid > 0 AS has_pid, mappings > 0 AS has_mappings FROM uringprobe_postmaster();
 SELECT process, pid = pg_backend_pid() AS is_me FROM uringprobe_backend();

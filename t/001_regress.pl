@@ -8,7 +8,8 @@ use Test::More;
 use Uringprobe::Cluster;
 
 my $suite = "$FindBin::RealBin/..";
-my @tests = qw(environment rings extend completions events permissions);
+my @tests = qw(environment rings extend completions events error_of bad_input_environment bad_input_rings
+  bad_input_extend bad_input_completions bad_input_events permissions);
 
 for my $server (servers())
 {

@@ -65,12 +65,33 @@ for my $server (servers())
 		[ [ 'extend', '--dir', $scratch, '--blocks', '0' ], qr/min_blocks must be between 1 and 4096, got 0/ ],
 		[ [ 'extend', '--dir', $scratch, '--total-mb', '0' ], qr/total_mb must be between 1 and 1024, got 0/ ],
 		[ [ 'extend', '--dir', "$scratch/.." ], qr/dir must not contain '.' or '..' components/ ],
-		[ ['frobnicate'], qr/unknown command 'frobnicate'/ ])
+		[ ['frobnicate'], qr/unknown command 'frobnicate'/ ],
+		# missing values, negatives, huge and non-numeric numbers, every command
+		[ [], qr/usage: uringprobe-cli env/ ],
+		[ [ 'rings', '--rings' ], qr/--rings needs a value/ ],
+		[ [ 'rings', '--rings', '-1' ], qr/rings must be between 1 and 4096.*got -1/ ],
+		[ [ 'rings', '--rings', '99999999999' ], qr/--rings must be an integer, got '99999999999'/ ],
+		[ [ 'rings', '--depth', '0' ], qr/depth must be between 1 and 32768, got 0/ ],
+		[ [ 'rings', '--forks', '' ], qr/--forks must be an integer, got ''/ ],
+		[ [ 'rings', '--mode', 'mmapp' ], qr/mode must be 'mmap', 'no_mmap' or 'both', got 'mmapp'/ ],
+		[ [ 'extend', '--dir', $scratch, '--sessions', '-4' ], qr/sessions must be between 1 and 64, got -4/ ],
+		[ [ 'extend', '--dir', $scratch, '--block-size', '1000' ], qr/block_size must be a power of two/ ],
+		[ [ 'extend', '--dir', $scratch, '--total-mb', '1e3' ], qr/--total-mb must be an integer, got '1e3'/ ],
+		[ [ 'completions', '--completions', '0' ], qr/completions must be between 1 and 100000000, got 0/ ],
+		[ [ 'completions', '--depth', '4097' ], qr/depth must be between 1 and 4096, got 4097/ ],
+		[ [ 'completions', '--reaping', 'some' ], qr/reaping must be one of each, batch, got 'some'/ ],
+		[ [ 'events', '--events', '-1' ], qr/events must be between 1 and 100000000, got -1/ ],
+		[ [ 'events', '--backend', 'kqueue' ], qr/backend must be one of epoll, poll/ ],
+		[ [ 'events', '--pipes', 'x' ], qr/--pipes must be an integer, got 'x'/ ],
+		[ [ 'env', '--format', 'json' ], qr/--format must be table or tsv, got 'json'/ ],
+		[ [ 'events', 'extra' ], qr/unknown option 'extra'/ ])
 	{
 		my ($args, $msg) = @$bad;
 		my $ok = IPC::Run::run([ $cli, @$args ], '>', \$out, '2>', \$err);
 		ok(!$ok && $? >> 8 == 2, "$server->{name}: '@$args' is a usage error (exit 2)");
 		like($err, $msg, "$server->{name}: '@$args' says why");
+		like($err, qr/^usage: uringprobe-cli /m, "$server->{name}: '@$args' shows the usage");
+		is($out, '', "$server->{name}: '@$args' prints no result");
 	}
 }
 

@@ -8,16 +8,9 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 use Uringprobe::Cluster;
 
-my @fs = grep { $_->{name} eq 'default' && $_->{status} eq 'ok' } scratch_filesystems();
-BAIL_OUT('no scratch directory: run through make test') unless @fs;
-my $scratch = $fs[0]{dir};
-
-
+my $scratch = default_scratch_dir();
 # What a backend holds: fds, io_uring fds, threads, child processes.
-my $state = "SELECT open_fds || ',' || io_uring_fds || ',' "
-  . "|| (SELECT count(*) FROM pg_ls_dir('/proc/self/task')) || ',' "
-  . "|| length(pg_read_file('/proc/' || pg_backend_pid() || '/task/' || pg_backend_pid() || '/children')) "
-  . "FROM uringprobe_backend();";
+my $state = backend_state_sql();
 
 for my $server (servers())
 {
@@ -92,7 +85,7 @@ for my $server (servers())
 			"uringprobe_events('pg_waiteventset', 8, 100000000)")
 		{
 			my ($ret, $out, $err) = $node->psql('postgres',
-				"$state SET statement_timeout = '300ms'; SELECT * FROM $run; RESET statement_timeout; $state",
+				"$state; SET statement_timeout = '300ms'; SELECT * FROM $run; RESET statement_timeout; $state;",
 				on_error_stop => 0);
 			like($err, qr/canceling statement due to statement timeout/, "$cell: $run is cancelled");
 			my ($before, $after) = split /\n/, $out;

@@ -17,7 +17,7 @@ $SIG{INT} = $SIG{TERM} = sub { die "interrupted by SIG$_[0]\n" };
 
 our @EXPORT =
   qw(servers io_methods start_cluster postmaster_pid io_uring_fds io_uring_mappings environment
-  scratch_filesystems scratch_files query_row);
+  scratch_filesystems scratch_files query_row default_scratch_dir backend_state_sql);
 
 # The servers set up by tools/setup-servers, from the file named by
 # URINGPROBE_SERVERS ("name<TAB>pg_config" per line).
@@ -92,6 +92,24 @@ sub scratch_filesystems
 		push @fs, { name => $name, dir => $dir, status => $status } if $name;
 	}
 	return @fs;
+}
+
+# The plain scratch directory tools/scratch-fs sets up; dies without it.
+sub default_scratch_dir
+{
+	my ($fs) = grep { $_->{name} eq 'default' && $_->{status} eq 'ok' } scratch_filesystems();
+	die "no scratch directory: run through make test\n" unless $fs;
+	return $fs->{dir};
+}
+
+# A query a backend runs to say what it holds, as one string: open fds,
+# io_uring fds, threads, and the length of its children list (0: none).
+sub backend_state_sql
+{
+	return "SELECT open_fds || ',' || io_uring_fds || ',' "
+	  . "|| (SELECT count(*) FROM pg_ls_dir('/proc/self/task')) || ',' "
+	  . "|| length(pg_read_file('/proc/' || pg_backend_pid() || '/task/' || pg_backend_pid() || '/children')) "
+	  . "FROM uringprobe_backend()";
 }
 
 # The uringprobe scratch files in directory $dir.

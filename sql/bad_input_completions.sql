@@ -1,0 +1,36 @@
+-- uringprobe_completions() with every kind of invalid argument: NULLs,
+-- zero, negatives, huge values, wrong names and types; the session goes on.
+CREATE EXTENSION IF NOT EXISTS uringprobe;
+LOAD 'uringprobe';
+SELECT call, regress_error_of(call) AS error
+FROM (VALUES
+    ('uringprobe_completions(op => NULL)'),
+    ('uringprobe_completions(depth => NULL)'),
+    ('uringprobe_completions(batch => NULL)'),
+    ('uringprobe_completions(reaping => NULL)'),
+    ('uringprobe_completions(flags => NULL)'),
+    ('uringprobe_completions(completions => NULL)'),
+    ('uringprobe_completions(op => ''write'')'),
+    ('uringprobe_completions(op => '''')'),
+    ('uringprobe_completions(reaping => ''some'')'),
+    ('uringprobe_completions(flags => ''iopoll'')'),
+    ('uringprobe_completions(flags => ''sqpoll,,bogus'')'),
+    ('uringprobe_completions(depth => 0)'),
+    ('uringprobe_completions(depth => -1)'),
+    ('uringprobe_completions(depth => 4097)'),
+    ('uringprobe_completions(depth => 2147483647)'),
+    ('uringprobe_completions(depth => 8, batch => 9)'),
+    ('uringprobe_completions(batch => -1)'),
+    ('uringprobe_completions(completions => 0)'),
+    ('uringprobe_completions(completions => -1)'),
+    ('uringprobe_completions(completions => 100000001)'),
+    ('uringprobe_completions(completions => 9223372036854775807)'),
+    ('uringprobe_completions(depth => ''deep'')')
+) c(call);
+-- read needs an allowed scratch directory
+SET uringprobe.scratch_dirs = '';
+SELECT regress_error_of('uringprobe_completions(''read'', completions => 10)') AS error;
+SET uringprobe.scratch_dirs = '/tmp';
+SELECT regress_error_of('uringprobe_completions(''read'', completions => 10, dir => ''/var/tmp'')') AS error;
+RESET uringprobe.scratch_dirs;
+SELECT 1 AS still_usable;

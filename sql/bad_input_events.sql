@@ -1,0 +1,22 @@
+-- uringprobe_events() with every kind of invalid argument: NULLs, zero,
+-- negatives, huge values, wrong names and types; the session goes on.
+CREATE EXTENSION IF NOT EXISTS uringprobe;
+SELECT call, regress_error_of(call) AS error
+FROM (VALUES
+    ('uringprobe_events(backend => NULL)'),
+    ('uringprobe_events(pipes => NULL)'),
+    ('uringprobe_events(events => NULL)'),
+    ('uringprobe_events(''kqueue'')'),
+    ('uringprobe_events('''')'),
+    ('uringprobe_events(''EPOLL'')'),
+    ('uringprobe_events(pipes => 0)'),
+    ('uringprobe_events(pipes => -1)'),
+    ('uringprobe_events(pipes => 1001)'),
+    ('uringprobe_events(pipes => 2147483647)'),
+    ('uringprobe_events(events => 0)'),
+    ('uringprobe_events(events => -1)'),
+    ('uringprobe_events(events => 100000001)'),
+    ('uringprobe_events(events => 9223372036854775807)'),
+    ('uringprobe_events(pipes => ''two'')')
+) c(call);
+SELECT 1 AS still_usable;

@@ -1,0 +1,115 @@
+# Every experiment stopped in the middle of a run by pg_cancel_backend() and
+# by pg_terminate_backend(), on every server (PostgreSQL 18 under io_uring,
+# so the backend holds rings of its own). Cancelled: the statement fails
+# with the cancel message, the backend's fds, io_uring fds, threads and
+# child processes are exactly as before, no scratch file is left, and the
+# next call runs normally. Terminated: the backend exits, every child it had
+# is gone (no orphan, no zombie), no scratch file of it is left, and the
+# server did not crash. (statement_timeout is covered by t/005-t/007.)
+use strict;
+use warnings;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use Time::HiRes qw(usleep);
+use Uringprobe::Cluster;
+
+my $scratch = default_scratch_dir();
+# What a backend holds: fds, io_uring fds, threads, child processes.
+my $state = backend_state_sql();
+
+# Runs that take far longer than the test waits for them.
+my @runs = (
+	[ rings => 'uringprobe_rings(rings => 64, depth => 8, forks => 100000)' ],
+	[ 'extend sync' => "uringprobe_extend('$scratch', 'write', 'sync', min_blocks => 1, max_blocks => 1, "
+		  . "total_mb => 1024, write_data => true, sessions => 2)" ],
+	[ 'extend io_uring' => "uringprobe_extend('$scratch', 'write', 'io_uring', min_blocks => 1, "
+		  . "max_blocks => 1, total_mb => 1024, write_data => true)" ],
+	[ 'completions nop' => "uringprobe_completions('nop', 1, 0, 'each', '', 100000000)" ],
+	[ 'completions recv' => "uringprobe_completions('recv', 8, 0, 'batch', '', 100000000)" ],
+	[ 'completions sqpoll' => "uringprobe_completions('nop', 1, 0, 'batch', 'sqpoll', 100000000)" ],
+	[ 'completions read' => "uringprobe_completions('read', 1, 0, 'batch', '', 100000000, '$scratch')" ],
+	[ 'events epoll' => "uringprobe_events('epoll', 2, 100000000)" ],
+	[ 'events multishot' => "uringprobe_events('uring_multishot', 2, 100000000)" ],
+	[ 'events waiteventset' => "uringprobe_events('pg_waiteventset', 2, 100000000)" ]);
+
+sub scratch_files_of
+{
+	my ($pid) = @_;
+	opendir my $d, $scratch or die "$scratch: $!";
+	return grep { /^uringprobe-$pid-/ } readdir $d;
+}
+
+# The child processes of every thread of $pid.
+sub children_of
+{
+	my ($pid) = @_;
+	my @kids;
+	for my $f (glob("/proc/$pid/task/*/children"))
+	{
+		push @kids, split ' ', (eval { slurp_file($f) } // '');
+	}
+	return @kids;
+}
+
+# Start $sql in a background session and return once it runs (a while).
+sub start_run
+{
+	my ($node, $bg, $pid, $sql) = @_;
+	$bg->query_until(qr/started/, "\\echo started\nSELECT count(*) FROM $sql;\n");
+	$node->poll_query_until('postgres',
+		"SELECT state = 'active' AND query LIKE '%uringprobe_%' FROM pg_stat_activity WHERE pid = $pid")
+	  or die "the run did not start";
+	usleep(300_000);
+}
+
+for my $server (servers())
+{
+	my $io_method = $server->{major} >= 18 ? 'io_uring' : 'sync';
+	my $cell = "$server->{name}/$io_method";
+	my ($node) = start_cluster(server => $server, io_method => $io_method,
+		name => "stop_$server->{name}", settings => ["uringprobe.scratch_dirs = '$scratch'"]);
+	$node->safe_psql('postgres', 'CREATE EXTENSION uringprobe');
+
+	for my $run (@runs)
+	{
+		my ($what, $sql) = @$run;
+		my $name = "$cell: $what";
+
+		# pg_cancel_backend
+		my $bg = $node->background_psql('postgres', on_error_stop => 0);
+		my $pid = $bg->query_safe('SELECT pg_backend_pid()');
+		my $before = $bg->query_safe($state);
+		start_run($node, $bg, $pid, $sql);
+		$node->safe_psql('postgres', "SELECT pg_cancel_backend($pid)");
+		$bg->query('SELECT 1');
+		like($bg->{stderr}, qr/canceling statement due to user request/, "$name: cancelled");
+		$bg->{stderr} = '';
+		is($bg->query_safe($state), $before, "$name: fds, io_uring fds, threads, children as before ($before)");
+		is_deeply([ scratch_files_of($pid) ], [], "$name: no scratch file left");
+		is($bg->query_safe("SELECT status FROM uringprobe_events('epoll', 1, 1000)"), 'ok',
+			"$name: the next call runs");
+		$bg->quit;
+
+		# pg_terminate_backend
+		$bg = $node->background_psql('postgres', on_error_stop => 0);
+		$pid = $bg->query_safe('SELECT pg_backend_pid()');
+		start_run($node, $bg, $pid, $sql);
+		my @kids = children_of($pid);
+		$node->safe_psql('postgres', "SELECT pg_terminate_backend($pid)");
+		my $gone = 0;
+		for (1 .. 300)
+		{
+			last if ($gone = !-e "/proc/$pid" && !grep { -e "/proc/$_" } @kids);
+			usleep(20_000);
+		}
+		ok($gone, "$name: terminated, the backend and its " . scalar(@kids) . ' children are gone');
+		is_deeply([ scratch_files_of($pid) ], [], "$name: no scratch file of it left");
+		eval { $bg->quit };
+		is($node->safe_psql('postgres', 'SELECT 1'), '1', "$name: the server goes on");
+	}
+	unlike(slurp_file($node->logfile), qr/terminating any other active server processes|was terminated by signal/,
+		"$cell: no backend crashed");
+	$node->stop;
+}
+
+done_testing();
