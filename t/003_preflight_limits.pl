@@ -10,22 +10,7 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 use Uringprobe::Cluster;
 
-sub hard_limit
-{
-	my ($resource) = @_;
-	my $v = `prlimit --pid $$ --output HARD --noheadings --$resource`;
-	$v =~ s/\s+//g;
-	return $v;
-}
 my %hard = (nofile => hard_limit('nofile'), memlock => hard_limit('memlock'));
-
-# Soft limits of this process, inherited by pg_ctl and the postmaster.
-sub set_soft_limits
-{
-	my (%l) = @_;
-	my @args = map { "--$_=$l{$_}:" } sort keys %l;
-	system('prlimit', '--pid', $$, @args) == 0 or die "prlimit @args failed\n";
-}
 
 sub predict
 {

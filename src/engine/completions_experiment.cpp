@@ -124,7 +124,16 @@ bool run_ring(const CompletionsParams& p, int target_fd, CompletionsResult& r,
     params.flags = p.setup_flags;
     params.sq_thread_idle = 1000;
     const int ret = io_uring_queue_init_params(static_cast<unsigned>(p.depth), &ring.ring, &params);
-    if (ret == -EINVAL || ret == -EPERM || ret == -EOPNOTSUPP) {
+    // Refused flags are a row; io_uring refused altogether (a plain ring
+    // fails too: kernel.io_uring_disabled, seccomp) is an error with its hint.
+    if (ret < 0 && p.setup_flags != 0) {
+        io_uring plain{};
+        const int plain_ret = io_uring_queue_init(1, &plain, 0);
+        if (plain_ret == 0)
+            io_uring_queue_exit(&plain);
+        check_neg_errno(plain_ret, "io_uring_queue_init");
+    }
+    if (p.setup_flags != 0 && (ret == -EINVAL || ret == -EPERM || ret == -EOPNOTSUPP)) {
         r.status = "unsupported: the kernel refuses setup flags " +
                    setup_flags_string(p.setup_flags) + " (" + std::strerror(-ret) + ")";
         r.flags_in_effect = "none";

@@ -123,10 +123,12 @@ void check_fd_headroom(int rings) {
     const ProcessSnapshot self = snapshot_process(getpid());
     if (r.rlim_cur != RLIM_INFINITY &&
         static_cast<unsigned long long>(rings) + self.open_fds > r.rlim_cur)
-        throw InvalidArgument(
-            "rings = " + std::to_string(rings) + " needs " + std::to_string(rings) +
-            " file descriptors, but RLIMIT_NOFILE is " + std::to_string(r.rlim_cur) + " with " +
-            std::to_string(self.open_fds) + " open: lower rings or raise ulimit -n");
+        // EMFILE before the first ring rather than after the last: the
+        // error (and its hint) the kernel would give, up front.
+        throw SysError(EMFILE,
+                       "rings = " + std::to_string(rings) + " needs " + std::to_string(rings) +
+                           " file descriptors, but RLIMIT_NOFILE is " + std::to_string(r.rlim_cur) +
+                           " with " + std::to_string(self.open_fds) + " open");
 }
 
 // Forks per block. The variants take turns block by block, so that drift

@@ -17,7 +17,8 @@ $SIG{INT} = $SIG{TERM} = sub { die "interrupted by SIG$_[0]\n" };
 
 our @EXPORT =
   qw(servers io_methods start_cluster postmaster_pid io_uring_fds io_uring_mappings environment
-  scratch_filesystems scratch_files query_row default_scratch_dir backend_state_sql);
+  scratch_filesystems scratch_files query_row default_scratch_dir backend_state_sql hard_limit
+  set_soft_limits);
 
 # The servers set up by tools/setup-servers, from the file named by
 # URINGPROBE_SERVERS ("name<TAB>pg_config" per line).
@@ -92,6 +93,24 @@ sub scratch_filesystems
 		push @fs, { name => $name, dir => $dir, status => $status } if $name;
 	}
 	return @fs;
+}
+
+# The hard limit of this process for prlimit's $resource (nofile, memlock).
+sub hard_limit
+{
+	my ($resource) = @_;
+	my $v = `prlimit --pid $$ --output HARD --noheadings --$resource`;
+	$v =~ s/\s+//g;
+	return $v;
+}
+
+# Soft limits of this process (resource => value), which pg_ctl and the
+# postmaster started next inherit.
+sub set_soft_limits
+{
+	my (%l) = @_;
+	my @args = map { "--$_=$l{$_}:" } sort keys %l;
+	system('prlimit', '--pid', $$, @args) == 0 or die "prlimit @args failed\n";
 }
 
 # The plain scratch directory tools/scratch-fs sets up; dies without it.
