@@ -7,6 +7,8 @@
 #   make bench                      set up servers and run the benchmarks
 #                                   (PROFILE=full for the seed-sized matrices,
 #                                   LIST=1 to show the matrix only; see below)
+#   make soak [SOAK_SECONDS=180]    every experiment from 8 concurrent sessions,
+#                                   then leaks, crashes and the log checked
 
 EXTENSION = uringprobe
 MODULE_big = uringprobe
@@ -26,8 +28,9 @@ PG_CXXFLAGS = -std=c++17 -Wall -Wextra -fPIC -fno-omit-frame-pointer -pthread
 # Server headers are not ours to warn about.
 override with_llvm = no
 
-# `make test` and `make bench` set up their own servers: no PG_CONFIG needed.
-BOOTSTRAP_GOALS = test bench
+# `make test`, `make bench` and `make soak` set up their own servers: no
+# PG_CONFIG needed.
+BOOTSTRAP_GOALS = test bench soak
 ifneq ($(filter-out $(BOOTSTRAP_GOALS),$(or $(MAKECMDGOALS),all)),)
 PGXS := $(shell $(PG_CONFIG) --pgxs 2>/dev/null)
 ifeq ($(PGXS),)
@@ -64,4 +67,9 @@ BENCH_ENV = $(if $(PROFILE),URINGPROBE_PROFILE='$(PROFILE)') \
 	$(if $(RESULTS),URINGPROBE_RESULTS='$(RESULTS)')
 bench:
 	$(strip $(BENCH_ENV) tools/run-bench $(if $(LIST),--list))
-.PHONY: test bench
+# make soak [SOAK_SECONDS=180] [SOAK_CLIENTS=8]: every experiment from
+# concurrent pgbench sessions, then leaks, crashes and the log checked.
+soak:
+	$(strip $(BENCH_ENV) URINGPROBE_BENCHES=soak $(if $(SOAK_SECONDS),URINGPROBE_SOAK_SECONDS='$(SOAK_SECONDS)') \
+	  $(if $(SOAK_CLIENTS),URINGPROBE_SOAK_CLIENTS='$(SOAK_CLIENTS)') tools/run-bench)
+.PHONY: test bench soak

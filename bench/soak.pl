@@ -1,0 +1,92 @@
+# Soak: every experiment from URINGPROBE_SOAK_CLIENTS (8) concurrent
+# pgbench sessions for URINGPROBE_SOAK_SECONDS (180), each transaction a
+# random experiment in a small size (bench/soak.sql), on the newest server
+# under io_method=io_uring with the scratch directory on the default
+# scratch filesystem. Before and after: the postmaster's fds, io_uring fds
+# and io_uring mappings, the server's processes, the scratch directory;
+# afterwards the server log is searched for crashes, assertion failures
+# and PANICs. Writes a row of figures and a verdict, and fails when
+# something leaked or crashed.
+#
+#   perl bench/soak.pl SOAK.tsv
+use strict;
+use warnings;
+use PostgreSQL::Test::Utils;
+use Uringprobe::Bench;
+use Uringprobe::Cluster;
+
+my ($out_file) = @ARGV;
+die "usage: soak.pl SOAK.tsv\n" unless $out_file;
+my $seconds = $ENV{URINGPROBE_SOAK_SECONDS} // 180;
+my $clients = $ENV{URINGPROBE_SOAK_CLIENTS} // 8;
+plan_cells(1);
+
+my ($server) = sort { $b->{major} <=> $a->{major} } servers();
+my $scratch = default_scratch_dir();
+my ($node) = start_cluster(server => $server, io_method => $server->{major} >= 18 ? 'io_uring' : 'sync',
+	name => 'soak', settings => [ "uringprobe.scratch_dirs = '$scratch'", 'max_connections = 40' ]);
+$node->safe_psql('postgres', 'CREATE EXTENSION uringprobe');
+
+# What the server holds: the postmaster's fds, io_uring fds and mappings,
+# and its auxiliary processes ("pid name": a crash restarts them all under
+# new pids; client backends and autovacuum workers come and go).
+sub server_state
+{
+	my $pm = postmaster_pid($node);
+	opendir my $d, "/proc/$pm/fd" or die "/proc/$pm/fd: $!";
+	my $fds = grep { !/^\./ } readdir $d;
+	my @aux;
+	for my $kid (split ' ', slurp_file("/proc/$pm/task/$pm/children"))
+	{
+		# the process title: "postgres: <cluster name>: checkpointer" and so on
+		my $cmd = eval { slurp_file("/proc/$kid/cmdline") } // next;
+		push @aux, "$kid $1"
+		  if $cmd =~ /: (checkpointer|background writer|walwriter|autovacuum launcher|logical replication launcher|io worker \d+)\b/;
+	}
+	return { fds => $fds, io_uring_fds => io_uring_fds($pm), mappings => io_uring_mappings($pm),
+		processes => join(', ', sort @aux) };
+}
+
+my $log_start = -s $node->logfile;
+my $before = server_state();
+cell("soak: $clients clients for $seconds s, every experiment");
+my ($out, $err) = bench_command([
+	"$server->{bindir}/pgbench", '-n', '-c', $clients, '-j', $clients, '-T', $seconds,
+	'-f', 'bench/soak.sql', '-D', "dir=$scratch", '-h', $node->host, '-p', $node->port, 'postgres' ]);
+my ($tx) = $out =~ /number of transactions actually processed: (\d+)/;
+my ($failed) = $out =~ /number of failed transactions: (\d+)/;
+# the clients' backends exit before the server's state is read again
+$node->poll_query_until('postgres',
+	"SELECT count(*) = 1 FROM pg_stat_activity WHERE backend_type = 'client backend'")
+  or die "pgbench's backends did not exit\n";
+my $after = server_state();
+my @left = scratch_files($scratch);
+my $log = substr(slurp_file($node->logfile), $log_start);
+my @bad = $log =~ /^.*(?:PANIC|TRAP|terminated by signal|was terminated|server process .* exited with exit code [^0]|TRAP:).*$/mg;
+my @errors = $log =~ /^.*ERROR:.*$/mg;
+$node->stop;
+
+my @problems;
+push @problems, 'no auxiliary process of the postmaster found' unless $before->{processes};
+push @problems, "pgbench did not run: $err" unless defined $tx;
+push @problems, "$failed transactions failed" if $failed;
+push @problems, 'aborted clients' if $out =~ /aborted/i || $err =~ /aborted/i;
+for my $k (qw(fds io_uring_fds mappings processes))
+{
+	push @problems, "postmaster $k $before->{$k} -> $after->{$k}" if $before->{$k} ne $after->{$k};
+}
+push @problems, scalar(@left) . " scratch files left" if @left;
+push @problems, scalar(@bad) . " crash lines in the server log: $bad[0]" if @bad;
+push @problems, scalar(@errors) . " errors in the server log: $errors[0]" if @errors;
+
+my $tsv = tsv_open($out_file, qw(server io_method clients seconds transactions tps failed
+  pm_fds_before pm_fds_after pm_io_uring_fds_before pm_io_uring_fds_after pm_mappings_before
+  pm_mappings_after aux_processes aux_processes_same scratch_files_left log_crash_lines log_errors verdict));
+my ($tps) = $out =~ /tps = ([\d.]+)/;
+tsv_row($tsv, $server->{name}, $server->{major} >= 18 ? 'io_uring' : 'sync', $clients, $seconds, $tx // '',
+	$tps // '', $failed // 0, $before->{fds}, $after->{fds}, $before->{io_uring_fds}, $after->{io_uring_fds},
+	$before->{mappings}, $after->{mappings}, scalar(split /, /, $before->{processes}),
+	$before->{processes} eq $after->{processes} ? 'yes' : 'no', scalar(@left),
+	scalar(@bad), scalar(@errors), @problems ? join('; ', @problems) : 'clean');
+close $tsv;
+die "soak: @{[ join('; ', @problems) ]}\n" if @problems;
