@@ -4,11 +4,13 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cerrno>
 #include <fcntl.h>
 #include <string>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
 
 using namespace uringprobe;
@@ -109,4 +111,50 @@ TEST(ScratchDir, StaleFilesOfDeadProcessesAreSwept) {
     EXPECT_EQ(t.entries(), 2); // the live file and the foreign one
     EXPECT_EQ(access((t.path() + "/" + live.name()).c_str(), F_OK), 0);
     EXPECT_EQ(access((t.path() + "/" + other).c_str(), F_OK), 0);
+}
+
+// A race: while scratch files are being created, another thread keeps
+// swapping the scratch directory for a symlink to a directory outside.
+// Every attempt either creates its file in the real directory or fails;
+// nothing ever appears outside.
+TEST(ScratchDir, SwappingTheDirectoryForASymlinkIsRefused) {
+    TempDir t;
+    const std::string scratch = t.path() + "/scratch", real = t.path() + "/real",
+                      outside = t.path() + "/outside";
+    ASSERT_EQ(mkdir(real.c_str(), 0700), 0);
+    ASSERT_EQ(mkdir(outside.c_str(), 0700), 0);
+    ASSERT_EQ(rename(real.c_str(), scratch.c_str()), 0);
+    std::atomic<bool> done{false};
+    std::thread swapper([&] {
+        // scratch: the real directory, then a symlink to outside, and back
+        while (!done) {
+            rename(scratch.c_str(), real.c_str());
+            symlink(outside.c_str(), scratch.c_str());
+            unlink(scratch.c_str());
+            rename(real.c_str(), scratch.c_str());
+        }
+    });
+    int created = 0, refused = 0;
+    for (int i = 0; i < 2000; ++i) {
+        try {
+            ScratchDir dir(scratch, {scratch});
+            ScratchFile f(dir);
+            ++created;
+        } catch (const SysError&) {
+            ++refused;
+        }
+        DIR* d = opendir(outside.c_str());
+        ASSERT_NE(d, nullptr);
+        int entries = 0;
+        while (dirent* e = readdir(d))
+            entries += e->d_name[0] != '.';
+        closedir(d);
+        ASSERT_EQ(entries, 0) << "a file appeared outside the scratch directory";
+    }
+    done = true;
+    swapper.join();
+    EXPECT_EQ(created + refused, 2000);
+    EXPECT_GT(refused, 0) << "the swap never hit: the race was not exercised";
+    RecordProperty("created", created);
+    RecordProperty("refused", refused);
 }
