@@ -24,7 +24,6 @@ use strict;
 use warnings;
 use Cwd;
 use PostgreSQL::Test::Utils;
-use Time::HiRes qw(time sleep);
 use Uringprobe::Bench;
 use Uringprobe::Cluster;
 
@@ -155,11 +154,9 @@ sub run_cell
 						  . "CREATE TABLE copy_target (id bigint, n int, t text) TABLESPACE $tablespace{$fs->{name}}; "
 						  . 'CHECKPOINT'
 						  . ($has_stat_io ? "; SELECT pg_stat_reset_shared('io')" : ''));
-					my $start = time;
-					my ($out, $err) = bench_command([
+					my ($out, $err, $seconds) = bench_command([
 						$pgbench, '-n', '-c', $c, '-j', $c, '-t', $copies / $c, '-f', 'bench/copy.sql',
 						'-D', "datafile=$datafile", '-h', $node->host, '-p', $node->port, 'postgres' ]);
-					my $seconds = time - $start;
 					die "$cell: pgbench failed:\n$out\n$err\n" unless $out =~ /actually processed: $copies\/$copies/;
 					wait_for_clients_gone($node);
 					my ($rel_mb, $extends, $extend_ms) = split /\|/, $node->safe_psql('postgres',

@@ -19,7 +19,6 @@
 use strict;
 use warnings;
 use PostgreSQL::Test::Utils;
-use Time::HiRes qw(time);
 use Uringprobe::Bench;
 use Uringprobe::Cluster;
 
@@ -147,12 +146,11 @@ for my $fs (@fs)
 			for my $round (1 .. $rounds)
 			{
 				cell("extend from pgbench $fs->{name}/$strategy, $c clients, round $round/$rounds");
-				my $start = time;
-				my ($out, $err) = bench_command([
+				my ($out, $err, $seconds) = bench_command([
 					"$server->{bindir}/pgbench", '-n', '-c', $c, '-j', $c, '-t', 1,
 					'-f', 'bench/extend.sql', '-D', "dir=$fs->{dir}", '-D', "strategy=$strategy",
 					'-D', 'mb=' . int($mb / $c), '-h', $node->host, '-p', $node->port, 'postgres' ]);
-				push @t, time - $start;
+				push @t, $seconds;
 				die "pgbench failed:\n$out\n$err\n" unless $out =~ /actually processed: $c\/$c/;
 				tsv_row($pgb_runs, $fs->{name}, $strategy, $c, $round, sprintf('%.3f', $t[-1]), int($mb / $c) * $c);
 			}

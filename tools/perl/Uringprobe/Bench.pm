@@ -105,7 +105,9 @@ sub shell_words
 	return join ' ', map { m{^[\w./=:,+-]+$} ? $_ : "'" . s/'/'\\''/gr . "'" } @_;
 }
 
-# query_row() and PostgreSQL::Test::Utils::run_command(), recorded by ran().
+# query_row() and PostgreSQL::Test::Utils::run_command(), recorded by ran()
+# first; bench_command() also returns the seconds the command alone took,
+# so that a benchmark timing it does not time the record.
 sub bench_query
 {
 	my ($node, $sql) = @_;
@@ -117,7 +119,9 @@ sub bench_command
 {
 	my ($command) = @_;
 	ran(shell_words(@$command));
-	return PostgreSQL::Test::Utils::run_command($command);
+	my $start = Time::HiRes::time;
+	my ($out, $err) = PostgreSQL::Test::Utils::run_command($command);
+	return ($out, $err, Time::HiRes::time - $start);
 }
 
 # The first row of `uringprobe-cli @args --format tsv`, as a hash.
