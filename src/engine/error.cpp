@@ -8,6 +8,8 @@ namespace uringprobe {
 std::string errno_hint(int err, const std::string& call) {
     const bool ring_setup = call.find("io_uring_setup") != std::string::npos ||
                             call.find("io_uring_queue_init") != std::string::npos;
+    // "open /proc/<pid>/maps", "opendir /proc/<pid>/fd": a process view.
+    const bool proc_view = call.find(" /proc/") != std::string::npos;
     switch (err) {
     case EPERM:
         if (ring_setup)
@@ -32,7 +34,17 @@ std::string errno_hint(int err, const std::string& call) {
     case ENOSPC:
         return "the filesystem is full";
     case EACCES:
+        if (proc_view)
+            return "reading another process's mappings and fds needs ptrace access to it: "
+                   "the process is not dumpable (started with file capabilities, e.g. setcap "
+                   "on the postgres binary, or by a wrapper calling prctl(PR_SET_DUMPABLE, 0)), "
+                   "or a security module denies it";
         return "permission denied on the path";
+    case ENOENT:
+        if (proc_view)
+            return "the process is not visible in this /proc (mounted with hidepid, or from "
+                   "another pid namespace) or has exited";
+        return "";
     default:
         return "";
     }

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <sstream>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -34,6 +35,18 @@ std::uint64_t start_time_of(long pid) {
         return read_proc_stat("/proc/" + std::to_string(pid) + "/stat").start_ticks;
     } catch (const SysError&) {
         return 0;
+    }
+}
+
+// Whether the process that created a scratch file still runs: its pid
+// exists with the start time in the file's name. A pid that exists but
+// whose /proc entry cannot be read (hidepid, another user's process)
+// counts as running: a file is never taken from a live process.
+bool creator_runs(long pid, std::uint64_t started) {
+    try {
+        return read_proc_stat("/proc/" + std::to_string(pid) + "/stat").start_ticks == started;
+    } catch (const SysError&) {
+        return ::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM;
     }
 }
 
@@ -120,8 +133,8 @@ int ScratchDir::remove_stale_files() const {
         std::uint64_t started = 0;
         if (!parse_scratch_name(e->d_name, &pid, &started))
             continue;
-        if (start_time_of(pid) == started)
-            continue; // its creator still runs
+        if (creator_runs(pid, started))
+            continue;
         if (::unlinkat(fd_.get(), e->d_name, 0) == 0)
             ++removed;
     }

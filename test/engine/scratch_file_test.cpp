@@ -158,3 +158,46 @@ TEST(ScratchDir, SwappingTheDirectoryForASymlinkIsRefused) {
     RecordProperty("created", created);
     RecordProperty("refused", refused);
 }
+
+// Symlinks planted in a scratch directory are never followed: not when a
+// scratch file is created under the planted name, not when a link named
+// like a dead process's scratch file is swept.
+TEST(ScratchDir, PlantedSymlinksAreNeverFollowed) {
+    TempDir t;
+    const std::string scratch = t.path() + "/scratch", victim = t.path() + "/victim";
+    ASSERT_EQ(mkdir(scratch.c_str(), 0700), 0);
+    const int vfd = open(victim.c_str(), O_CREAT | O_WRONLY, 0600);
+    ASSERT_GE(vfd, 0);
+    ASSERT_EQ(write(vfd, "keep", 4), 4);
+    close(vfd);
+    ScratchDir dir(scratch, {scratch});
+
+    // the next name this process will use, planted as a link to the victim
+    std::string next;
+    {
+        ScratchFile first(dir);
+        long pid = 0;
+        std::uint64_t start = 0;
+        ASSERT_TRUE(parse_scratch_name(first.name(), &pid, &start));
+        const auto seq = std::stoull(first.name().substr(first.name().rfind('-') + 1));
+        next = "uringprobe-" + std::to_string(pid) + "-" + std::to_string(start) + "-" +
+               std::to_string(seq + 1) + ".scratch";
+    }
+    ASSERT_EQ(symlink(victim.c_str(), (scratch + "/" + next).c_str()), 0);
+    try {
+        ScratchFile planted(dir);
+        FAIL() << "created " << planted.name() << " over a planted symlink";
+    } catch (const SysError& e) {
+        EXPECT_EQ(e.err(), EEXIST);
+    }
+    ASSERT_EQ(unlink((scratch + "/" + next).c_str()), 0);
+
+    // a link named like a dead process's file: the sweep removes the link
+    const std::string stale = scratch + "/uringprobe-999999999-1-0.scratch";
+    ASSERT_EQ(symlink(victim.c_str(), stale.c_str()), 0);
+    EXPECT_EQ(dir.remove_stale_files(), 1);
+    struct stat st {};
+    EXPECT_EQ(lstat(stale.c_str(), &st), -1);
+    ASSERT_EQ(stat(victim.c_str(), &st), 0);
+    EXPECT_EQ(st.st_size, 4) << "the victim was touched";
+}
