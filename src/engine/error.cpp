@@ -40,6 +40,11 @@ std::string errno_hint(int err, const std::string& call) {
                    "on the postgres binary, or by a wrapper calling prctl(PR_SET_DUMPABLE, 0)), "
                    "or a security module denies it";
         return "permission denied on the path";
+    case EEXIST:
+        if (call.rfind("create ", 0) == 0)
+            return "a file, or a symlink, already has the scratch file's name: something else "
+                   "writes into the scratch directory; nothing was written through it";
+        return "";
     case ENOENT:
         if (proc_view)
             return "the process is not visible in this /proc (mounted with hidepid, or from "

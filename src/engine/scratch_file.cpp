@@ -105,7 +105,15 @@ ScratchDir::ScratchDir(const std::string& path, const std::vector<std::string>& 
         const int next =
             ::openat(cur.get(), part.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (next < 0) {
-            const int err = errno;
+            int err = errno;
+            struct stat st {};
+            // O_DIRECTORY reports a symlink as ENOTDIR: ELOOP, unless what
+            // is there now is neither a directory nor a symlink (one that
+            // was swapped away since counts as a symlink)
+            if (err == ENOTDIR &&
+                !(::fstatat(cur.get(), part.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+                  !S_ISDIR(st.st_mode) && !S_ISLNK(st.st_mode)))
+                err = ELOOP;
             if (err == ELOOP || err == ENOTDIR)
                 throw SysError(err, "open " + walked +
                                         " (scratch directories and their parents must be "
