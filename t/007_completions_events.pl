@@ -9,7 +9,7 @@ use Test::More;
 use Uringprobe::Cluster;
 
 my $scratch = default_scratch_dir();
-# What a backend holds: fds, io_uring fds, threads, child processes.
+# What a backend holds: fds, io_uring fds and mappings, threads, child processes.
 my $state = backend_state_sql();
 
 for my $server (servers())

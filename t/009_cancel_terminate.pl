@@ -1,8 +1,8 @@
 # Every experiment stopped in the middle of a run by pg_cancel_backend() and
 # by pg_terminate_backend(), on every server (PostgreSQL 18 under io_uring,
 # so the backend holds rings of its own). Cancelled: the statement fails
-# with the cancel message, the backend's fds, io_uring fds, threads and
-# child processes are exactly as before, no scratch file is left, and the
+# with the cancel message, the backend's fds, io_uring fds and mappings,
+# threads and child processes are exactly as before, no scratch file is left, and the
 # next call runs normally. Terminated: the backend exits, every child it had
 # is gone (no orphan, no zombie), no scratch file of it is left, and the
 # server did not crash. (statement_timeout is covered by t/005-t/007.)
@@ -14,7 +14,7 @@ use Time::HiRes qw(usleep);
 use Uringprobe::Cluster;
 
 my $scratch = default_scratch_dir();
-# What a backend holds: fds, io_uring fds, threads, child processes.
+# What a backend holds: fds, io_uring fds and mappings, threads, child processes.
 my $state = backend_state_sql();
 
 # Runs that take far longer than the test waits for them.
@@ -84,7 +84,7 @@ for my $server (servers())
 		$bg->query('SELECT 1');
 		like($bg->{stderr}, qr/canceling statement due to user request/, "$name: cancelled");
 		$bg->{stderr} = '';
-		is($bg->query_safe($state), $before, "$name: fds, io_uring fds, threads, children as before ($before)");
+		is($bg->query_safe($state), $before, "$name: fds, io_uring fds and mappings, threads, children as before ($before)");
 		is_deeply([ scratch_files_of($pid) ], [], "$name: no scratch file left");
 		is($bg->query_safe("SELECT status FROM uringprobe_events('epoll', 1, 1000)"), 'ok',
 			"$name: the next call runs");

@@ -122,10 +122,11 @@ sub default_scratch_dir
 }
 
 # A query a backend runs to say what it holds, as one string: open fds,
-# io_uring fds, threads, and the length of its children list (0: none).
+# io_uring fds, io_uring mappings, threads, and the length of its children
+# list (0: none).
 sub backend_state_sql
 {
-	return "SELECT open_fds || ',' || io_uring_fds || ',' "
+	return "SELECT open_fds || ',' || io_uring_fds || ',' || io_uring_mappings || ',' "
 	  . "|| (SELECT count(*) FROM pg_ls_dir('/proc/self/task')) || ',' "
 	  . "|| length(pg_read_file('/proc/' || pg_backend_pid() || '/task/' || pg_backend_pid() || '/children')) "
 	  . "FROM uringprobe_backend()";
