@@ -2,16 +2,22 @@
 # pgbench sessions for URINGPROBE_SOAK_SECONDS (180), each transaction a
 # random experiment in a small size (bench/soak.sql), on the newest server
 # under io_method=io_uring with the scratch directory on the default
-# scratch filesystem. Before and after: the postmaster's fds, io_uring fds
-# and io_uring mappings, the server's processes, the scratch directory;
-# afterwards the server log is searched for crashes, assertion failures
-# and PANICs. Writes a row of figures and a verdict, and fails when
-# something leaked or crashed.
+# scratch filesystem. Meanwhile one more session after another starts a
+# long run of a random experiment and is stopped midway, by
+# pg_cancel_backend() or pg_terminate_backend() in turn. Before and after:
+# the postmaster's fds, io_uring fds and io_uring mappings, the server's
+# processes, the scratch directory; afterwards the children the terminated
+# backends had must be gone and the server log is searched for crashes,
+# assertion failures, PANICs and errors other than the cancels. Writes a
+# row of figures and a verdict, and fails when something leaked or
+# crashed.
 #
 #   perl bench/soak.pl SOAK.tsv
 use strict;
 use warnings;
+use POSIX ();
 use PostgreSQL::Test::Utils;
+use Time::HiRes ();
 use Uringprobe::Bench;
 use Uringprobe::Cluster;
 
@@ -47,12 +53,71 @@ sub server_state
 		processes => join(', ', sort @aux) };
 }
 
+# Until $deadline: a session starts a long run of a random experiment and
+# is stopped a moment later, cancelled and terminated in turn. Runs in a
+# child process; writes to $file what it did: "cancelled N", "terminated
+# N", "unexpected N", "error TEXT" (the first unexpected outcome) and
+# "children PIDS" (those the terminated backends had).
+sub stop_sessions
+{
+	my ($deadline, $file) = @_;
+	my %n = (cancelled => 0, terminated => 0, unexpected => 0);
+	my (@kids, $error);
+	my @runs = long_runs($scratch);
+	while (Time::HiRes::time() < $deadline)
+	{
+		my ($what, $sql) = @{ $runs[ rand @runs ] };
+		my $terminate = ($n{cancelled} + $n{terminated}) % 2;
+		eval {
+			my $bg = $node->background_psql('postgres', on_error_stop => 0);
+			my $pid = $bg->query_safe('SELECT pg_backend_pid()');
+			start_long_run($node, $bg, $pid, $sql, 0.1 + rand(0.4));
+			if ($terminate)
+			{
+				push @kids, children_of($pid);
+				$node->safe_psql('postgres', "SELECT pg_terminate_backend($pid)");
+				eval { $bg->quit };
+				$n{terminated}++;
+			}
+			else
+			{
+				$node->safe_psql('postgres', "SELECT pg_cancel_backend($pid)");
+				$bg->query('SELECT 1');
+				die "$what: not cancelled: $bg->{stderr}\n"
+				  unless $bg->{stderr} =~ /canceling statement due to user request/;
+				$bg->quit;
+				$n{cancelled}++;
+			}
+			1;
+		} or do { $n{unexpected}++; $error //= "$what: $@" };
+	}
+	open my $fh, '>', $file or die "cannot write $file: $!\n";
+	print $fh "$_\t$n{$_}\n" for sort keys %n;
+	print $fh "error\t", ($error // '') =~ s/\s+/ /gr, "\n";
+	print $fh "children\t@kids\n";
+	close $fh;
+	return;
+}
+
 my $log_start = -s $node->logfile;
 my $before = server_state();
-cell("soak: $clients clients for $seconds s, every experiment");
+cell("soak: $clients clients for $seconds s, every experiment, sessions stopped midway");
+my $stops_file = PostgreSQL::Test::Utils::tempdir() . '/stops';
+my $stopper = fork() // die "fork: $!\n";
+if ($stopper == 0)
+{
+	# _exit: the child must not run the END blocks that stop the cluster
+	my $ok = eval { stop_sessions(Time::HiRes::time() + $seconds, $stops_file); 1 };
+	print STDERR "stopping sessions failed: $@" unless $ok;
+	POSIX::_exit($ok ? 0 : 1);
+}
 my ($out, $err) = bench_command([
 	"$server->{bindir}/pgbench", '-n', '-c', $clients, '-j', $clients, '-T', $seconds,
 	'-f', 'bench/soak.sql', '-D', "dir=$scratch", '-h', $node->host, '-p', $node->port, 'postgres' ]);
+waitpid($stopper, 0);
+my $stopper_rc = $? >> 8;
+my %stops = map { chomp; split /\t/, $_, 2 } -e $stops_file ? split(/^/, slurp_file($stops_file)) : ();
+my @kids_left = grep { -e "/proc/$_" } split ' ', $stops{children} // '';
 my ($tx) = $out =~ /number of transactions actually processed: (\d+)/;
 my ($failed) = $out =~ /number of failed transactions: (\d+)/;
 # the clients' backends exit before the server's state is read again
@@ -63,7 +128,7 @@ my $after = server_state();
 my @left = scratch_files($scratch);
 my $log = substr(slurp_file($node->logfile), $log_start);
 my @bad = $log =~ /^.*(?:PANIC|TRAP|terminated by signal|was terminated|server process .* exited with exit code [^0]|TRAP:).*$/mg;
-my @errors = $log =~ /^.*ERROR:.*$/mg;
+my @errors = grep { !/canceling statement due to user request/ } $log =~ /^.*ERROR:.*$/mg;
 $node->stop;
 
 my @problems;
@@ -75,18 +140,25 @@ for my $k (qw(fds io_uring_fds mappings processes))
 {
 	push @problems, "postmaster $k $before->{$k} -> $after->{$k}" if $before->{$k} ne $after->{$k};
 }
+push @problems, "stopping sessions failed (exit $stopper_rc)" if $stopper_rc;
+push @problems, "$stops{unexpected} sessions not stopped as expected: $stops{error}" if $stops{unexpected};
+push @problems, 'no session was both cancelled and terminated'
+  unless ($stops{cancelled} // 0) && ($stops{terminated} // 0);
+push @problems, scalar(@kids_left) . " children of terminated backends left: @kids_left" if @kids_left;
 push @problems, scalar(@left) . " scratch files left" if @left;
 push @problems, scalar(@bad) . " crash lines in the server log: $bad[0]" if @bad;
 push @problems, scalar(@errors) . " errors in the server log: $errors[0]" if @errors;
 
 my $tsv = tsv_open($out_file, qw(server io_method clients seconds transactions tps failed
   pm_fds_before pm_fds_after pm_io_uring_fds_before pm_io_uring_fds_after pm_mappings_before
-  pm_mappings_after aux_processes aux_processes_same scratch_files_left log_crash_lines log_errors verdict));
+  pm_mappings_after aux_processes aux_processes_same cancelled terminated children_left scratch_files_left
+  log_crash_lines log_errors verdict));
 my ($tps) = $out =~ /tps = ([\d.]+)/;
 tsv_row($tsv, $server->{name}, $server->{major} >= 18 ? 'io_uring' : 'sync', $clients, $seconds, $tx // '',
 	$tps // '', $failed // 0, $before->{fds}, $after->{fds}, $before->{io_uring_fds}, $after->{io_uring_fds},
 	$before->{mappings}, $after->{mappings}, scalar(split /, /, $before->{processes}),
-	$before->{processes} eq $after->{processes} ? 'yes' : 'no', scalar(@left),
+	$before->{processes} eq $after->{processes} ? 'yes' : 'no', $stops{cancelled} // 0,
+	$stops{terminated} // 0, scalar(@kids_left), scalar(@left),
 	scalar(@bad), scalar(@errors), @problems ? join('; ', @problems) : 'clean');
 close $tsv;
 die "soak: @{[ join('; ', @problems) ]}\n" if @problems;

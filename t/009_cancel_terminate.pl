@@ -17,49 +17,13 @@ my $scratch = default_scratch_dir();
 # What a backend holds: fds, io_uring fds and mappings, threads, child processes.
 my $state = backend_state_sql();
 
-# Runs that take far longer than the test waits for them.
-my @runs = (
-	[ rings => 'uringprobe_rings(rings => 64, depth => 8, forks => 100000)' ],
-	[ 'extend sync' => "uringprobe_extend('$scratch', 'write', 'sync', min_blocks => 1, max_blocks => 1, "
-		  . "total_mb => 1024, write_data => true, sessions => 2)" ],
-	[ 'extend io_uring' => "uringprobe_extend('$scratch', 'write', 'io_uring', min_blocks => 1, "
-		  . "max_blocks => 1, total_mb => 1024, write_data => true)" ],
-	[ 'completions nop' => "uringprobe_completions('nop', 1, 0, 'each', '', 100000000)" ],
-	[ 'completions recv' => "uringprobe_completions('recv', 8, 0, 'batch', '', 100000000)" ],
-	[ 'completions sqpoll' => "uringprobe_completions('nop', 1, 0, 'batch', 'sqpoll', 100000000)" ],
-	[ 'completions read' => "uringprobe_completions('read', 1, 0, 'batch', '', 100000000, '$scratch')" ],
-	[ 'events epoll' => "uringprobe_events('epoll', 2, 100000000)" ],
-	[ 'events multishot' => "uringprobe_events('uring_multishot', 2, 100000000)" ],
-	[ 'events waiteventset' => "uringprobe_events('pg_waiteventset', 2, 100000000)" ]);
+my @runs = long_runs($scratch);
 
 sub scratch_files_of
 {
 	my ($pid) = @_;
 	opendir my $d, $scratch or die "$scratch: $!";
 	return grep { /^uringprobe-$pid-/ } readdir $d;
-}
-
-# The child processes of every thread of $pid.
-sub children_of
-{
-	my ($pid) = @_;
-	my @kids;
-	for my $f (glob("/proc/$pid/task/*/children"))
-	{
-		push @kids, split ' ', (eval { slurp_file($f) } // '');
-	}
-	return @kids;
-}
-
-# Start $sql in a background session and return once it runs (a while).
-sub start_run
-{
-	my ($node, $bg, $pid, $sql) = @_;
-	$bg->query_until(qr/started/, "\\echo started\nSELECT count(*) FROM $sql;\n");
-	$node->poll_query_until('postgres',
-		"SELECT state = 'active' AND query LIKE '%uringprobe_%' FROM pg_stat_activity WHERE pid = $pid")
-	  or die "the run did not start";
-	usleep(300_000);
 }
 
 for my $server (servers())
@@ -79,7 +43,7 @@ for my $server (servers())
 		my $bg = $node->background_psql('postgres', on_error_stop => 0);
 		my $pid = $bg->query_safe('SELECT pg_backend_pid()');
 		my $before = $bg->query_safe($state);
-		start_run($node, $bg, $pid, $sql);
+		start_long_run($node, $bg, $pid, $sql);
 		$node->safe_psql('postgres', "SELECT pg_cancel_backend($pid)");
 		$bg->query('SELECT 1');
 		like($bg->{stderr}, qr/canceling statement due to user request/, "$name: cancelled");
@@ -93,7 +57,7 @@ for my $server (servers())
 		# pg_terminate_backend
 		$bg = $node->background_psql('postgres', on_error_stop => 0);
 		$pid = $bg->query_safe('SELECT pg_backend_pid()');
-		start_run($node, $bg, $pid, $sql);
+		start_long_run($node, $bg, $pid, $sql);
 		my @kids = children_of($pid);
 		$node->safe_psql('postgres', "SELECT pg_terminate_backend($pid)");
 		my $gone = 0;

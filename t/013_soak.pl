@@ -1,9 +1,10 @@
 # A short soak in make test: bench/soak.pl (what make soak runs for three
 # minutes) for 30 s with 8 concurrent pgbench sessions, each transaction a
-# random experiment. Afterwards the postmaster holds the fds, io_uring fds
+# random experiment, while other sessions' long runs are cancelled and
+# terminated midway. Afterwards the postmaster holds the fds, io_uring fds
 # and mappings it held, its auxiliary processes are the same (no
-# crash-restart), no scratch file is left and the server log has no crash
-# line and no error.
+# crash-restart), the terminated backends' children are gone, no scratch
+# file is left and the server log has no crash line and no error.
 use strict;
 use warnings;
 use IPC::Run;
@@ -33,6 +34,9 @@ is($r{pm_io_uring_fds_after}, $r{pm_io_uring_fds_before},
 is($r{pm_mappings_after}, $r{pm_mappings_before}, "its io_uring mappings are as before ($r{pm_mappings_before})");
 cmp_ok($r{aux_processes}, '>=', 3, "its auxiliary processes were found ($r{aux_processes})");
 is($r{aux_processes_same}, 'yes', '... and are the same processes afterwards');
+cmp_ok($r{cancelled}, '>', 0, "sessions were cancelled midway ($r{cancelled})");
+cmp_ok($r{terminated}, '>', 0, "sessions were terminated midway ($r{terminated})");
+is($r{children_left}, 0, "the terminated backends' children are gone");
 is($r{scratch_files_left}, 0, 'no scratch file left');
 is($r{log_crash_lines}, 0, 'no crash line in the server log');
 is($r{log_errors}, 0, 'no error in the server log');

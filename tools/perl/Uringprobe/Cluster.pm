@@ -10,6 +10,7 @@ use Exporter 'import';
 use File::Basename qw(dirname);
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
+use Time::HiRes ();
 
 # Ctrl-C or a TERM: die, so that END blocks run and PostgreSQL::Test::Cluster
 # stops every cluster it started (perl's default would skip them).
@@ -18,7 +19,7 @@ $SIG{INT} = $SIG{TERM} = sub { die "interrupted by SIG$_[0]\n" };
 our @EXPORT =
   qw(servers io_methods start_cluster postmaster_pid io_uring_fds io_uring_mappings environment
   scratch_filesystems scratch_files query_row default_scratch_dir backend_state_sql hard_limit
-  set_soft_limits);
+  set_soft_limits long_runs start_long_run children_of);
 
 # The servers set up by tools/setup-servers, from the file named by
 # URINGPROBE_SERVERS ("name<TAB>pg_config" per line).
@@ -259,6 +260,51 @@ sub environment
 		push @{ $env{$name} }, [ $value, $detail ];
 	}
 	return { map { $_ => $env{$_}[0] } keys %env };
+}
+
+# Every experiment in a run that takes far longer than anyone waits for it
+# (to be stopped midway): [name, call] each; $scratch an allowed directory.
+sub long_runs
+{
+	my ($scratch) = @_;
+	return (
+		[ rings => 'uringprobe_rings(rings => 64, depth => 8, forks => 100000)' ],
+		[ 'extend sync' => "uringprobe_extend('$scratch', 'write', 'sync', min_blocks => 1, max_blocks => 1, "
+			  . "total_mb => 1024, write_data => true, sessions => 2)" ],
+		[ 'extend io_uring' => "uringprobe_extend('$scratch', 'write', 'io_uring', min_blocks => 1, "
+			  . "max_blocks => 1, total_mb => 1024, write_data => true)" ],
+		[ 'completions nop' => "uringprobe_completions('nop', 1, 0, 'each', '', 100000000)" ],
+		[ 'completions recv' => "uringprobe_completions('recv', 8, 0, 'batch', '', 100000000)" ],
+		[ 'completions sqpoll' => "uringprobe_completions('nop', 1, 0, 'batch', 'sqpoll', 100000000)" ],
+		[ 'completions read' => "uringprobe_completions('read', 1, 0, 'batch', '', 100000000, '$scratch')" ],
+		[ 'events epoll' => "uringprobe_events('epoll', 2, 100000000)" ],
+		[ 'events multishot' => "uringprobe_events('uring_multishot', 2, 100000000)" ],
+		[ 'events waiteventset' => "uringprobe_events('pg_waiteventset', 2, 100000000)" ]);
+}
+
+# Start call $sql in background session $bg (a BackgroundPsql of $node,
+# backend $pid) and return once it is running, plus $settle seconds (0.3).
+sub start_long_run
+{
+	my ($node, $bg, $pid, $sql, $settle) = @_;
+	$bg->query_until(qr/started/, "\\echo started\nSELECT count(*) FROM $sql;\n");
+	$node->poll_query_until('postgres',
+		"SELECT state = 'active' AND query LIKE '%uringprobe_%' FROM pg_stat_activity WHERE pid = $pid")
+	  or die "the run did not start: $sql\n";
+	Time::HiRes::sleep($settle // 0.3);
+	return;
+}
+
+# The child processes of every thread of $pid.
+sub children_of
+{
+	my ($pid) = @_;
+	my @kids;
+	for my $f (glob("/proc/$pid/task/*/children"))
+	{
+		push @kids, split ' ', (eval { slurp_file($f) } // '');
+	}
+	return @kids;
 }
 
 1;
