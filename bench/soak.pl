@@ -42,7 +42,7 @@ sub server_state
 	opendir my $d, "/proc/$pm/fd" or die "/proc/$pm/fd: $!";
 	my $fds = grep { !/^\./ } readdir $d;
 	my @aux;
-	for my $kid (split ' ', slurp_file("/proc/$pm/task/$pm/children"))
+	for my $kid (children_of($pm))
 	{
 		# the process title: "postgres: <cluster name>: checkpointer" and so on
 		my $cmd = eval { slurp_file("/proc/$kid/cmdline") } // next;

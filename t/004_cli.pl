@@ -38,8 +38,7 @@ for my $server (servers())
 	is($r{status}, 'ok', "$server->{name}: extend in a bare process");
 	is($r{verified}, 'ok', "$server->{name}: extend's file reads back as written");
 	is($r{file_bytes}, 2 * 1048576, "$server->{name}: extend grew 2 MiB");
-	opendir my $dh, $scratch or die;
-	is(scalar(grep { /^uringprobe-/ } readdir $dh), 0, "$server->{name}: extend left no file");
+	is(scalar(scratch_files($scratch)), 0, "$server->{name}: extend left no file");
 
 	my %c = row_of($cli, 'completions', '--op', 'recv', '--depth', '8', '--reaping', 'each', '--completions', '500');
 	is("$c{status} $c{ops} $c{errors}", 'ok 500 0', "$server->{name}: completions in a bare process");

@@ -22,8 +22,7 @@ my @runs = long_runs($scratch);
 sub scratch_files_of
 {
 	my ($pid) = @_;
-	opendir my $d, $scratch or die "$scratch: $!";
-	return grep { /^uringprobe-$pid-/ } readdir $d;
+	return grep { /^uringprobe-$pid-/ } scratch_files($scratch);
 }
 
 for my $server (servers())

@@ -110,7 +110,9 @@ for my $server (servers())
 	});
 	kill 'KILL', $swapper;
 	waitpid($swapper, 0);
-	rename("$base/aside", $allowed) unless -d $allowed && !-l $allowed;
+	# killed midway through a swap: the real directory back in its place
+	unlink $allowed if -l $allowed;
+	rename("$base/aside", $allowed) if -d "$base/aside";
 	note("$cell: race outcomes: " . join(', ', split /\n/, $outcomes));
 	my %count = map { split /=/ } split /\n/, $outcomes;
 	my $total = 0;

@@ -21,7 +21,7 @@ my $ok;
 	$ok = IPC::Run::run([ 'perl', 'bench/soak.pl', $tsv ], '>', \$out, '2>', \$err);
 }
 ok($ok, 'bench/soak.pl passes') or diag("$out\n$err");
-my ($head, $row) = Uringprobe::TextTable::read_tsv($tsv);
+my ($head, $row) = read_tsv($tsv);
 my %r;
 @r{@$head} = @$row;
 note(join(', ', map { "$_ $r{$_}" } @$head));

@@ -28,8 +28,8 @@ std::string strip_trailing_slashes(std::string p) {
     return p;
 }
 
-// Start time of process `pid` in clock ticks since boot, or 0 when there
-// is no such process.
+// Start time of process `pid` in clock ticks since boot, or 0 when it
+// cannot be read (no such process, or its /proc entry hidden).
 std::uint64_t start_time_of(long pid) {
     try {
         return read_proc_stat("/proc/" + std::to_string(pid) + "/stat").start_ticks;
@@ -43,11 +43,9 @@ std::uint64_t start_time_of(long pid) {
 // whose /proc entry cannot be read (hidepid, another user's process)
 // counts as running: a file is never taken from a live process.
 bool creator_runs(long pid, std::uint64_t started) {
-    try {
-        return read_proc_stat("/proc/" + std::to_string(pid) + "/stat").start_ticks == started;
-    } catch (const SysError&) {
-        return ::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM;
-    }
+    if (const std::uint64_t t = start_time_of(pid))
+        return t == started;
+    return ::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM;
 }
 
 } // namespace

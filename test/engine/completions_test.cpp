@@ -1,5 +1,6 @@
 #include "completions_experiment.hpp"
 #include "error.hpp"
+#include "refused.hpp"
 #include "scratch_dir.hpp"
 
 #include <gtest/gtest.h>
@@ -92,16 +93,14 @@ TEST(Completions, BadParametersAreRefused) {
     const CompletionsCaps caps;
     CompletionsParams p;
     EXPECT_NO_THROW(validate(p, caps));
-    CompletionsParams q = p;
-    q.depth = 0;
-    EXPECT_THROW(validate(q, caps), InvalidArgument);
-    q = p;
-    q.depth = 8;
-    q.batch = 9;
-    EXPECT_THROW(validate(q, caps), InvalidArgument);
-    q = p;
-    q.completions = caps.max_completions + 1;
-    EXPECT_THROW(validate(q, caps), InvalidArgument);
+    const auto check = [&](const CompletionsParams& q) { validate(q, caps); };
+    EXPECT_TRUE(refused_after(p, check, [](auto& q) { q.depth = 0; }));
+    EXPECT_TRUE(refused_after(p, check, [](auto& q) {
+        q.depth = 8;
+        q.batch = 9;
+    }));
+    EXPECT_TRUE(
+        refused_after(p, check, [&](auto& q) { q.completions = caps.max_completions + 1; }));
     EXPECT_THROW(parse_completion_op("write"), InvalidArgument);
     EXPECT_THROW(parse_reaping("some"), InvalidArgument);
     EXPECT_THROW(parse_setup_flags("iopoll"), InvalidArgument);

@@ -1,5 +1,6 @@
 #include "error.hpp"
 #include "events_experiment.hpp"
+#include "refused.hpp"
 
 #include <gtest/gtest.h>
 
@@ -99,17 +100,10 @@ TEST(Events, BadParametersAreRefused) {
     const EventsCaps caps;
     EventsParams p;
     EXPECT_NO_THROW(validate(p, caps, ""));
-    EventsParams q = p;
-    q.backend = "kqueue";
-    EXPECT_THROW(validate(q, caps, ""), InvalidArgument);
-    q.backend = "pg_waiteventset";
-    EXPECT_THROW(validate(q, caps, ""), InvalidArgument);
-    q = p;
-    q.pipes = 0;
-    EXPECT_THROW(validate(q, caps, ""), InvalidArgument);
-    q.pipes = caps.max_pipes + 1;
-    EXPECT_THROW(validate(q, caps, ""), InvalidArgument);
-    q = p;
-    q.events = 0;
-    EXPECT_THROW(validate(q, caps, ""), InvalidArgument);
+    const auto check = [&](const EventsParams& q) { validate(q, caps, ""); };
+    EXPECT_TRUE(refused_after(p, check, [](auto& q) { q.backend = "kqueue"; }));
+    EXPECT_TRUE(refused_after(p, check, [](auto& q) { q.backend = "pg_waiteventset"; }));
+    EXPECT_TRUE(refused_after(p, check, [](auto& q) { q.pipes = 0; }));
+    EXPECT_TRUE(refused_after(p, check, [&](auto& q) { q.pipes = caps.max_pipes + 1; }));
+    EXPECT_TRUE(refused_after(p, check, [](auto& q) { q.events = 0; }));
 }

@@ -1,5 +1,6 @@
 #include "error.hpp"
 #include "extend_experiment.hpp"
+#include "refused.hpp"
 #include "scratch_dir.hpp"
 
 #include <gtest/gtest.h>
@@ -113,23 +114,18 @@ TEST(Extend, BadParametersAreRefused) {
     ExtendParams p;
     p.dir = "/tmp";
     EXPECT_NO_THROW(validate(p, caps));
-    ExtendParams q = p;
-    q.block_size = 1000;
-    EXPECT_THROW(validate(q, caps), InvalidArgument);
-    q = p;
-    q.min_blocks = 9;
-    q.max_blocks = 8;
-    EXPECT_THROW(validate(q, caps), InvalidArgument);
-    q = p;
-    q.max_blocks = 4096;
-    q.block_size = 65536;
-    EXPECT_THROW(validate(q, caps), InvalidArgument);
-    q = p;
-    q.total_mb = caps.max_total_mb + 1;
-    EXPECT_THROW(validate(q, caps), InvalidArgument);
-    q = p;
-    q.sessions = 0;
-    EXPECT_THROW(validate(q, caps), InvalidArgument);
+    const auto check = [&](const ExtendParams& q) { validate(q, caps); };
+    EXPECT_TRUE(refused_after(p, check, [](auto& q) { q.block_size = 1000; }));
+    EXPECT_TRUE(refused_after(p, check, [](auto& q) {
+        q.min_blocks = 9;
+        q.max_blocks = 8;
+    }));
+    EXPECT_TRUE(refused_after(p, check, [](auto& q) {
+        q.max_blocks = 4096;
+        q.block_size = 65536;
+    }));
+    EXPECT_TRUE(refused_after(p, check, [&](auto& q) { q.total_mb = caps.max_total_mb + 1; }));
+    EXPECT_TRUE(refused_after(p, check, [](auto& q) { q.sessions = 0; }));
     EXPECT_THROW(parse_extend_strategy("posix_fallocate"), InvalidArgument);
     EXPECT_THROW(parse_extend_interface("aio"), InvalidArgument);
     EXPECT_EQ(parse_extend_strategy("write_zeros"), ExtendStrategy::write_zeros);

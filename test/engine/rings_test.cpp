@@ -1,4 +1,5 @@
 #include "error.hpp"
+#include "refused.hpp"
 #include "rings_experiment.hpp"
 
 #include <gtest/gtest.h>
@@ -57,13 +58,10 @@ TEST(Rings, BadParametersAreRefused) {
     const RingsCaps caps;
     RingsParams p;
     EXPECT_NO_THROW(validate(p, caps));
+    const auto check = [&](const RingsParams& q) { validate(q, caps); };
+    EXPECT_TRUE(refused_after(p, check, [](auto& q) { q.rings = 0; }));
+    EXPECT_TRUE(refused_after(p, check, [&](auto& q) { q.forks = caps.max_forks + 1; }));
     RingsParams q = p;
-    q.rings = 0;
-    EXPECT_THROW(validate(q, caps), InvalidArgument);
-    q = p;
-    q.forks = caps.max_forks + 1;
-    EXPECT_THROW(validate(q, caps), InvalidArgument);
-    q = p;
     EXPECT_THROW(set_ring_modes(q, "mmapp"), InvalidArgument);
     set_ring_modes(q, "no_mmap");
     EXPECT_FALSE(q.mmap);

@@ -1,0 +1,18 @@
+// Bad-parameter checks: a valid parameter set with one thing changed.
+#pragma once
+
+#include "error.hpp"
+
+// Whether `check` (a validate() call) refuses `base` once `change` has been
+// applied to a copy of it: InvalidArgument; any other exception escapes.
+template <class Params, class Check, class Change>
+bool refused_after(const Params& base, Check check, Change change) {
+    Params p = base;
+    change(p);
+    try {
+        check(p);
+    } catch (const uringprobe::InvalidArgument&) {
+        return true;
+    }
+    return false;
+}
