@@ -33,7 +33,8 @@ my $total_mb = $ENV{URINGPROBE_COPY_MB} // 256;
 my $chunk_mb = $ENV{URINGPROBE_COPY_CHUNK_MB} // 16;
 my @clients = split ' ', ($ENV{URINGPROBE_COPY_CLIENTS} // '1 2 4 8');
 my $rounds = $ENV{URINGPROBE_COPY_ROUNDS} // 3;
-my @fs = bench_filesystems($ENV{URINGPROBE_COPY_FS} // 'xfs ext4');
+my ($fs_ok, $fs_missing) = bench_filesystems($ENV{URINGPROBE_COPY_FS} // 'xfs ext4');
+my @fs = @$fs_ok;
 my @io_methods = split ' ', ($ENV{URINGPROBE_COPY_IO_METHODS} // 'sync io_uring');
 my $placement = $ENV{URINGPROBE_COPY_PLACEMENT} // 'cluster';
 die "URINGPROBE_COPY_PLACEMENT must be cluster or tablespace, got '$placement'\n"
@@ -176,14 +177,19 @@ sub run_cell
 }
 close $runs;
 
-my $table = tsv_open($table_file, 'fs', 'clients', @configs);
+my $table = tsv_open($table_file, 'fs', 'clients', 'status', @configs);
 for my $fs (@fs)
 {
 	for my $c (@clients)
 	{
-		tsv_row($table, $fs->{name}, $c,
+		tsv_row($table, $fs->{name}, $c, 'ok',
 			map { sprintf('%.3f', median(@{ $seconds{$_}{ $fs->{name} }{$c} })) } @configs);
 	}
+}
+# a filesystem that could not be measured keeps its rows, empty, with why
+for my $fs (@$fs_missing)
+{
+	tsv_row($table, $fs->{name}, $_, "not measured: $fs->{status}") for @clients;
 }
 close $table;
 

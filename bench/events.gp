@@ -11,5 +11,5 @@ set xtics rotate by -30 scale 0
 set yrange [0:*]
 set ylabel "events per second (median)"
 set title titled("write a byte, wait until readable, read it (Samba's local.event)")
-plot data every ::1 using 4:xtic(strcol(1) . " x" . strcol(2)) title "backend", \
-     '' every ::1 using 5 title "bare process"
+plot data every ::1 using 5:xtic(strcol(1) . " x" . strcol(2)) title "backend", \
+     '' every ::1 using 6 title "bare process"

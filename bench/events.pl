@@ -36,6 +36,7 @@ my @cols = qw(variant status ops seconds ops_per_sec p50_us p99_us max_us user_m
   rounds enters vcsw ivcsw latency_histogram);
 my $runs = tsv_open($runs_file, qw(where round), @cols);
 my %eps;    # backend/pipes -> where -> [events/s]
+my %why;    # backend/pipes -> where -> why a side has no rate
 for my $round (1 .. $rounds)
 {
 	for my $n (@pipes)
@@ -52,7 +53,9 @@ for my $round (1 .. $rounds)
 				  ? bench_query($node, "SELECT * FROM uringprobe_events('$backend', $n, $events)")
 				  : cli_row($cli, 'events', '--backend', $backend, '--pipes', $n, '--events', $events);
 				tsv_row($runs, $where, $round, map { $r->{$_} } @cols);
-				push @{ $eps{"$backend/$n"}{$where} }, $r->{ops_per_sec};
+				# only what was measured: a refused backend has no rate
+				if ($r->{status} eq 'ok') { push @{ $eps{"$backend/$n"}{$where} }, $r->{ops_per_sec}; }
+				else { $why{"$backend/$n"}{$where} //= $r->{status}; }
 			}
 		}
 		if ($n == 1)
@@ -68,24 +71,29 @@ for my $round (1 .. $rounds)
 close $runs;
 $node->stop;
 
-my $cmp = tsv_open($cmp_file, qw(backend pipes rounds backend_events_s cli_events_s ratio
+# A side that measured nothing is blank, with the reason in status.
+my $cmp = tsv_open($cmp_file, qw(backend pipes rounds status backend_events_s cli_events_s ratio
 	  min_ratio backend_range_k cli_range_k reference_events_s cli_vs_reference best_vs_reference));
+my $best = sub { my @v = sort { $b <=> $a } @_; return $v[0]; };    # events/s: higher is better
 for my $n (@pipes)
 {
 	for my $backend (@backends)
 	{
-		my $e = $eps{"$backend/$n"};
-		my ($bk, $c) = (median(@{ $e->{backend} }), median(@{ $e->{cli} // [] }));
-		my $ref = $e->{reference} ? median(@{ $e->{reference} }) : '';
-		# events/s: the best run of a side is its highest
-		my $best = sub { my @v = sort { $b <=> $a } @_; return $v[0]; };
-		tsv_row($cmp, $backend, $n, $rounds, sprintf('%.0f', $bk), $c eq '' ? '' : sprintf('%.0f', $c),
-			$c eq '' ? '' : sprintf('%.2f', $bk / $c),
-			$c eq '' ? '' : sprintf('%.2f', $best->(@{ $e->{backend} }) / $best->(@{ $e->{cli} })),
-			spread(map { $_ / 1000 } @{ $e->{backend} }),
+		my $e = $eps{"$backend/$n"} // {};
+		my ($bk, $c, $ref) = map { $e->{$_} ? median(@{ $e->{$_} }) : '' } qw(backend cli reference);
+		my %w = %{ $why{"$backend/$n"} // {} };
+		my $status = join('; ', map { "$_: $w{$_}" } sort keys %w) || 'ok';
+		my $both = $bk ne '' && $c ne '';
+		tsv_row($cmp, $backend, $n, $rounds, $status,
+			$bk eq '' ? '' : sprintf('%.0f', $bk),
+			$c eq '' ? '' : sprintf('%.0f', $c),
+			$both ? sprintf('%.2f', $bk / $c) : '',
+			$both ? sprintf('%.2f', $best->(@{ $e->{backend} }) / $best->(@{ $e->{cli} })) : '',
+			$bk eq '' ? '' : spread(map { $_ / 1000 } @{ $e->{backend} }),
 			$c eq '' ? '' : spread(map { $_ / 1000 } @{ $e->{cli} }),
-			$ref eq '' ? '' : sprintf('%.0f', $ref), $ref eq '' ? '' : sprintf('%.2f', $c / $ref),
-			$ref eq '' ? '' : sprintf('%.2f', $best->(@{ $e->{cli} }) / $best->(@{ $e->{reference} })));
+			$ref eq '' ? '' : sprintf('%.0f', $ref),
+			$ref ne '' && $c ne '' ? sprintf('%.2f', $c / $ref) : '',
+			$ref ne '' && $c ne '' ? sprintf('%.2f', $best->(@{ $e->{cli} }) / $best->(@{ $e->{reference} })) : '');
 	}
 }
 close $cmp;

@@ -13,11 +13,11 @@ label(fs, s, i, n) = fs . " " . s . " " . i . " x" . n
 set multiplot layout 2,1 title titled("Growing a file as a relation grows: random extensions of 1-64 blocks, data written")
 set yrange [0:*]
 set ylabel "seconds (median)"
-plot data every ::1 using 6:xtic(label(strcol(1), strcol(2), strcol(3), strcol(4))) title "backend", \
-     '' every ::1 using 7 title "bare process"
+plot data every ::1 using 7:xtic(label(strcol(1), strcol(2), strcol(3), strcol(4))) title "backend", \
+     '' every ::1 using 8 title "bare process"
 set logscale y
 set yrange [*:*]
 set ylabel "one extension (us, log scale)"
-plot data every ::1 using 13:xtic(label(strcol(1), strcol(2), strcol(3), strcol(4))) title "p99", \
-     '' every ::1 using ($14 * 1000) title "largest"
+plot data every ::1 using 14:xtic(label(strcol(1), strcol(2), strcol(3), strcol(4))) title "p99", \
+     '' every ::1 using ($15 * 1000) title "largest"
 unset multiplot

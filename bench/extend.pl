@@ -24,7 +24,8 @@ use Uringprobe::Cluster;
 
 my ($runs_file, $cmp_file, $pgbench_file, $pgbench_runs_file) = @ARGV;
 die "usage: extend.pl RUNS.tsv COMPARISON.tsv PGBENCH.tsv PGBENCH_RUNS.tsv\n" unless $pgbench_runs_file;
-my @fs = bench_filesystems($ENV{URINGPROBE_EXTEND_FS} // 'xfs ext4 tmpfs');
+my ($fs_ok, $fs_missing) = bench_filesystems($ENV{URINGPROBE_EXTEND_FS} // 'xfs ext4 tmpfs');
+my @fs = @$fs_ok;
 my $mb = $ENV{URINGPROBE_EXTEND_MB} // 512;
 my $rounds = $ENV{URINGPROBE_EXTEND_ROUNDS} // 5;
 my @sessions = split ' ', ($ENV{URINGPROBE_EXTEND_SESSIONS} // '1 4');
@@ -105,7 +106,7 @@ close $runs;
 
 # The fastest run of each side is the least disturbed one on a noisy
 # machine: min_ratio compares those, ratio the medians.
-my $cmp = tsv_open($cmp_file, qw(fs strategy interface sessions rounds backend_s cli_s ratio
+my $cmp = tsv_open($cmp_file, qw(fs strategy interface sessions status rounds backend_s cli_s ratio
 	  min_ratio backend_range cli_range backend_mb_s p99_us max_ms extents fallocates zero_writes
 	  iowq_workers));
 for my $fs (@fs)
@@ -120,7 +121,7 @@ for my $fs (@fs)
 				my $s = $seconds{$key};
 				my ($b, $c) = (median(@{ $s->{backend} }), median(@{ $s->{cli} }));
 				my $r = $last{$key};
-				tsv_row($cmp, $fs->{name}, $strategy, $interface, $n, $rounds,
+				tsv_row($cmp, $fs->{name}, $strategy, $interface, $n, 'ok', $rounds,
 					sprintf('%.3f', $b), sprintf('%.3f', $c), sprintf('%.2f', $b / $c),
 					sprintf('%.2f', least(@{ $s->{backend} }) / least(@{ $s->{cli} })),
 					spread(@{ $s->{backend} }), spread(@{ $s->{cli} }),
@@ -131,10 +132,12 @@ for my $fs (@fs)
 		}
 	}
 }
+# a filesystem that could not be measured keeps its row, empty, with why
+tsv_row($cmp, $_->{name}, '', '', '', "not measured: $_->{status}") for @$fs_missing;
 close $cmp;
 
 # 2. Many backends at once: pgbench clients, each its own file.
-my $pgb = tsv_open($pgbench_file, qw(fs strategy clients rounds seconds mb_per_s));
+my $pgb = tsv_open($pgbench_file, qw(fs strategy clients status rounds seconds mb_per_s));
 my $pgb_runs = tsv_open($pgbench_runs_file, qw(fs strategy clients round seconds mb));
 for my $fs (@fs)
 {
@@ -155,11 +158,12 @@ for my $fs (@fs)
 				tsv_row($pgb_runs, $fs->{name}, $strategy, $c, $round, sprintf('%.3f', $t[-1]), int($mb / $c) * $c);
 			}
 			my $s = median(@t);
-			tsv_row($pgb, $fs->{name}, $strategy, $c, $rounds, sprintf('%.3f', $s),
+			tsv_row($pgb, $fs->{name}, $strategy, $c, 'ok', $rounds, sprintf('%.3f', $s),
 				sprintf('%.0f', int($mb / $c) * $c / $s));
 		}
 	}
 }
+tsv_row($pgb, $_->{name}, '', '', "not measured: $_->{status}") for @$fs_missing;
 close $pgb;
 close $pgb_runs;
 $node->stop;

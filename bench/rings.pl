@@ -36,9 +36,31 @@ sub cpu_per_fork { my ($r) = @_; return ($r->{user_ms} + $r->{sys_ms}) * 1000 / 
 open my $out, '>', $results_file or die "cannot write $results_file: $!\n";
 print $out join("\t", qw(server where round), @cols), "\n";
 open my $cmp, '>', $cmp_file or die "cannot write $cmp_file: $!\n";
-print $cmp join("\t", qw(server rings variant rounds backend_cost_p50_us cli_cost_p50_us
+print $cmp join("\t", qw(server rings variant status rounds backend_cost_p50_us cli_cost_p50_us
 	  p50_ratio backend_cost_cpu_us cli_cost_cpu_us cpu_ratio backend_cost_fork_call_us
 	  cli_cost_fork_call_us fork_call_ratio backend_maps cli_maps)), "\n";
+# A comparison row that measured nothing: the cell stays, blank, with why.
+sub unmeasured_row
+{
+	my ($server, $rings, $variant, $why) = @_;
+	$why =~ s/\s+/ /g;
+	print $cmp join("\t", $server, $rings, $variant, $why, $rounds, ('') x 11), "\n";
+}
+# The ratio of two costs, each a difference of two noisy medians, or "~(+-N)"
+# when either cost is within the noise: its rounds do not agree on a sign
+# (their range includes 0), N the largest cost any round of either side
+# measured, in microseconds.
+sub cost_ratio
+{
+	my ($backend, $cli) = @_;
+	my $in_noise = sub { my @v = sort { $a <=> $b } @_; return $v[0] <= 0 && $v[-1] >= 0; };
+	if ($in_noise->(@$backend) || $in_noise->(@$cli))
+	{
+		my ($bound) = sort { $b <=> $a } map { abs } @$backend, @$cli;
+		return sprintf('~(+-%.0f)', $bound);
+	}
+	return sprintf('%.2f', median(@$backend) / median(@$cli));
+}
 
 my @servers = servers();
 plan_cells(@servers * @ring_counts * $rounds);
@@ -46,11 +68,16 @@ for my $server (@servers)
 {
 	my ($node, $started) = start_cluster(server => $server, io_method => 'sync',
 		name => "rings_bench_$server->{name}", fail_ok => 1);
-	next unless $started;
+	if (!$started)
+	{
+		cell("rings $server->{name}: the server did not start") for 1 .. @ring_counts * $rounds;
+		unmeasured_row($server->{name}, $_, '', 'the server did not start (see its log)') for @ring_counts;
+		next;
+	}
 	$node->safe_psql('postgres', 'CREATE EXTENSION uringprobe');
 	for my $rings (@ring_counts)
 	{
-		my (%cost, %maps, $failed);
+		my (%cost, %maps, %why, $failed);
 		for my $round (1 .. $rounds)
 		{
 			cell("rings $server->{name} rings=$rings round $round/$rounds (backend, bare process)");
@@ -71,13 +98,17 @@ for my $server (@servers)
 				{
 					(my $why = $where eq 'backend' ? $stderr : $cli_err) =~ s/\s+/ /g;
 					print $out join("\t", $server->{name}, $where, $round, 'rings', '', "failed: $why"), "\n";
-					$failed = 1;
+					$failed //= "$where failed: $why";
 					next;
 				}
 				print $out join("\t", $server->{name}, $where, $round, map { $_ // '' } @{$_}{@cols}), "\n"
 				  for @rows;
 				my %v = map { $_->{variant} => $_ } @rows;
 				$maps{$where} = $v{baseline}{maps_before};
+				for my $variant (grep { $_ ne 'baseline' && $v{$_}{status} ne 'ok' } keys %v)
+				{
+					$why{$variant} //= "$where: $v{$variant}{status}";
+				}
 				for my $variant (grep { $_ ne 'baseline' && $v{$_}{status} eq 'ok' } keys %v)
 				{
 					push @{ $cost{$variant}{$where}{p50} }, $v{$variant}{p50_us} - $v{baseline}{p50_us};
@@ -88,18 +119,29 @@ for my $server (@servers)
 				}
 			}
 		}
-		next if $failed;
-		for my $variant (sort keys %cost)
+		if ($failed)
 		{
+			unmeasured_row($server->{name}, $rings, '', $failed);
+			next;
+		}
+		for my $variant (sort keys %why)
+		{
+			unmeasured_row($server->{name}, $rings, $variant, $why{$variant});
+		}
+		for my $variant (sort grep { !$why{$_} } keys %cost)
+		{
+			my $c = $cost{$variant};
 			my %m = map {
 				my $w = $_;
-				($w => { map { $_ => median(@{ $cost{$variant}{$w}{$_} }) } qw(p50 cpu call) })
+				($w => { map { $_ => median(@{ $c->{$w}{$_} }) } qw(p50 cpu call) })
 			} qw(backend cli);
-			my $ratio = sub { my $k = shift; $m{cli}{$k} != 0 ? sprintf('%.2f', $m{backend}{$k} / $m{cli}{$k}) : '' };
-			print $cmp join("\t", $server->{name}, $rings, $variant, $rounds,
-				sprintf('%.1f', $m{backend}{p50}), sprintf('%.1f', $m{cli}{p50}), $ratio->('p50'),
-				sprintf('%.1f', $m{backend}{cpu}), sprintf('%.1f', $m{cli}{cpu}), $ratio->('cpu'),
-				sprintf('%.1f', $m{backend}{call}), sprintf('%.1f', $m{cli}{call}), $ratio->('call'),
+			print $cmp join("\t", $server->{name}, $rings, $variant, 'ok', $rounds,
+				sprintf('%.1f', $m{backend}{p50}), sprintf('%.1f', $m{cli}{p50}),
+				cost_ratio($c->{backend}{p50}, $c->{cli}{p50}),
+				sprintf('%.1f', $m{backend}{cpu}), sprintf('%.1f', $m{cli}{cpu}),
+				cost_ratio($c->{backend}{cpu}, $c->{cli}{cpu}),
+				sprintf('%.1f', $m{backend}{call}), sprintf('%.1f', $m{cli}{call}),
+				cost_ratio($c->{backend}{call}, $c->{cli}{call}),
 				$maps{backend}, $maps{cli}), "\n";
 		}
 	}

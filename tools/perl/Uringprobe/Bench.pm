@@ -158,25 +158,28 @@ sub tsv_row
 	print $fh join("\t", map { $_ // '' } @values), "\n";
 }
 
-# The scratch filesystems named in $names (space-separated) that are
-# mounted; dies naming the ones that are not, unless none were asked for.
+# The scratch filesystems named in $names (space-separated): a list of
+# those mounted, and a list of the others, each with its status (why it is
+# unavailable), so that a table can keep their cells and say why they are
+# empty. Dies on an unknown name, or when none is mounted.
 sub bench_filesystems
 {
 	my ($names) = @_;
 	my %fs = map { $_->{name} => $_ } scratch_filesystems();
-	my @picked;
+	my (@picked, @missing);
 	for my $name (split ' ', $names)
 	{
 		my $fs = $fs{$name} or die "no scratch filesystem '$name' (have: @{[ sort keys %fs ]})\n";
-		if ($fs->{status} ne 'ok')
+		if ($fs->{status} eq 'ok') { push @picked, $fs; }
+		else
 		{
-			warn "skipping filesystem $name: $fs->{status}\n";
-			next;
+			warn "filesystem $name is unavailable: $fs->{status}\n";
+			push @missing, $fs;
 		}
-		push @picked, $fs;
 	}
-	die "none of the filesystems '$names' is available\n" unless @picked;
-	return @picked;
+	die "none of the filesystems '$names' is available: "
+	  . join('; ', map { "$_->{name}: $_->{status}" } @missing) . "\n" unless @picked;
+	return (\@picked, \@missing);
 }
 
 1;
