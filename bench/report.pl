@@ -32,13 +32,15 @@ use Uringprobe::TextTable;
 
 my $format = 'uringprobe-results/1';
 my $usage = "usage: report.pl RESULTS_DIR [--baseline DIR] [--threshold PCT]\n"
-  . "       report.pl --check-baseline DIR --benchmarks 'NAME ...'\n";
-my ($baseline_dir, $threshold, $check_baseline, $benchmarks) = (undef, 10);
+  . "       report.pl --check-baseline DIR --benchmarks 'NAME ...' [--machine M --cpu MODEL]\n";
+my ($baseline_dir, $threshold, $check_baseline, $benchmarks, $machine, $cpu) = (undef, 10);
 GetOptions(
 	'baseline=s' => \$baseline_dir,
 	'threshold=f' => \$threshold,
 	'check-baseline=s' => \$check_baseline,
-	'benchmarks=s' => \$benchmarks) or die $usage;
+	'benchmarks=s' => \$benchmarks,
+	'machine=s' => \$machine,
+	'cpu=s' => \$cpu) or die $usage;
 
 # The results.json of an earlier run, or a clear refusal.
 sub load_baseline
@@ -64,6 +66,15 @@ if (defined $check_baseline)
 	my @common = grep { $had{$_} } split ' ', $benchmarks // '';
 	die "BASELINE $check_baseline ran none of the benchmarks '" . ($benchmarks // '')
 	  . "' (it ran: $base->{run}{benchmarks}): incompatible matrix\n" unless @common;
+	# Figures are compared only with figures from the same hardware (a
+	# kernel or server upgrade on it is what a baseline is for).
+	my $base_machine = ($base->{run}{machine} // '') =~ s/, kernel .*//r;
+	die "BASELINE $check_baseline was measured on another machine ($base_machine"
+	  . (defined $base->{run}{cpu} ? ", $base->{run}{cpu}" : '') . "; this one: $machine"
+	  . (defined $cpu ? ", $cpu" : '') . "): its figures cannot be compared with this machine's;"
+	  . " make a baseline here with the same profile first\n"
+	  if defined $machine
+	  && ($base_machine ne $machine || (defined $cpu && defined $base->{run}{cpu} && $cpu ne $base->{run}{cpu}));
 	exit 0;
 }
 
@@ -103,6 +114,10 @@ for my $row (read_tsv("$dir/run.tsv"))
 	else { $run{$k} = $v[0]; }
 }
 my @failed = split ' ', ($run{failed} // '');
+# error.txt: why a run ended before its end (make bench keeps what it had
+# measured until then).
+my $error = -f "$dir/error.txt" ? do { local (@ARGV, $/) = "$dir/error.txt"; <> } : undef;
+chomp $error if defined $error;
 
 # The cells of every runs file: key -> metric -> values, in first-seen order.
 sub cells_of
@@ -346,6 +361,7 @@ if (%baseline_info)
 # report.md
 my $md = "# uringprobe: make bench, $run{started}\n\n" . join("\n", @head_lines) . "\n";
 $md .= "\n" . join("\n", map { s/^- /  - /r } @baseline_lines) . "\n" if @baseline_lines;
+$md .= "\nFAILED: the run ended early: $error. What had been measured until then is below.\n" if defined $error;
 $md .= "\nFAILED benchmarks (their logs are in logs/): @failed\n" if @failed;
 for my $item (@ordered)
 {
@@ -395,6 +411,8 @@ figure svg { max-width: 100%; height: auto; }
 END
 $html .= '<p>' . join("<br>\n", map { esc($_) } @head_lines) . "</p>\n";
 $html .= '<p>' . join("<br>\n", map { esc($_) } @baseline_lines) . "</p>\n" if @baseline_lines;
+$html .= '<p class="failed"><b>FAILED</b>: the run ended early: ' . esc($error)
+  . ". What had been measured until then is below.</p>\n" if defined $error;
 $html .= '<p class="failed"><b>FAILED benchmarks</b> (their logs are in logs/): ' . esc("@failed") . "</p>\n"
   if @failed;
 for my $item (@ordered)
@@ -425,7 +443,7 @@ $html .= "</body></html>\n";
 # results.json
 my %json = (
 	format => $format,
-	run => { %run, failed => \@failed, timing => \%timing },
+	run => { %run, failed => \@failed, timing => \%timing, (defined $error ? (error => $error) : ()) },
 	config => \%config,
 	servers => \@servers,
 	preflight => \%preflight,

@@ -30,7 +30,10 @@ UP_NEWER_SUITE=${URINGPROBE_NEWER_SUITE:-unstable}
 UP_JOBS=${URINGPROBE_JOBS:-$(($(nproc) + 1))}
 
 log() { printf '[uringprobe %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+# die MESSAGE [HINT...]: the error (kept in UP_ERROR for an EXIT trap) and
+# its hints, then exit 1.
 die() {
+	UP_ERROR=$1
 	printf '[uringprobe] error: %s\n' "$1" >&2
 	shift
 	for hint in "$@"; do printf '[uringprobe]   %s\n' "$hint" >&2; done
@@ -38,6 +41,31 @@ die() {
 }
 
 is_root() { [ "$(id -u)" -eq 0 ]; }
+
+# give_to_cluster_user PATH...: as root, the cluster user (created if it
+# does not exist yet) owns PATH and everything below it; otherwise nothing.
+give_to_cluster_user() {
+	is_root || return 0
+	URINGPROBE_LIMITS_LOGGED=1 "$UP_TOOLS/as-cluster-user" true
+	chown -R "${URINGPROBE_CLUSTER_USER:-uringprobe}:" "$@"
+}
+
+# NAME=value lines of the exported variables whose names match one of the
+# glob patterns $@, sorted; URINGPROBE_PROGRESS (a script's progress state)
+# left out.
+uringprobe_env() {
+	local v p
+	for v in $(compgen -e | sort); do
+		[ "$v" != URINGPROBE_PROGRESS ] || continue
+		for p in "$@"; do
+			# shellcheck disable=SC2053
+			if [[ $v == $p ]]; then
+				printf '%s=%s\n' "$v" "${!v}"
+				break
+			fi
+		done
+	done
+}
 
 # Run a long command with its output in a log file; print a heartbeat so a
 # long build shows progress, and the log's tail if it fails.
@@ -186,14 +214,17 @@ install_extension() {
 	fi
 }
 
-# Read the server list written by setup-servers into NAMES and PG_CONFIGS.
+# Read the server list written by setup-servers into NAMES, PG_CONFIGS and
+# SOURCES (the source tree a server was built from; empty if not known).
 read_servers() {
 	NAMES=()
 	PG_CONFIGS=()
-	local name pgc
-	while IFS=$'\t' read -r name pgc; do
+	SOURCES=()
+	local name pgc src
+	while IFS=$'\t' read -r name pgc src; do
 		NAMES+=("$name")
 		PG_CONFIGS+=("$pgc")
+		SOURCES+=("$src")
 	done <"$1"
 	[ ${#NAMES[@]} -gt 0 ] || die "no servers were set up"
 }
@@ -223,14 +254,12 @@ stage_suite() {
 	local stage=$1
 	mkdir -p "$stage/suite"
 	cp -a "$UP_ROOT/t" "$UP_ROOT/sql" "$UP_ROOT/expected" "$UP_ROOT/bench" "$stage/suite/"
-	mkdir -p "$stage/suite/tools"
-	# the TAP modules, and make bench's driver for t/008's bad-input checks
-	cp -a "$UP_ROOT/tools/perl" "$UP_ROOT/tools/run-bench" "$UP_ROOT/tools/lib.sh" "$stage/suite/tools/"
+	# the docs and the Makefile, for t/014's check that they agree with the code
+	cp -a "$UP_ROOT/docs" "$UP_ROOT/README.md" "$UP_ROOT/Makefile" "$stage/suite/"
+	# the TAP modules and runner, and make bench's driver for t/008
+	cp -a "$UP_ROOT/tools" "$stage/suite/"
 	cp "$stage/servers.list" "$stage/suite/servers.list"
-	if is_root; then
-		URINGPROBE_LIMITS_LOGGED=1 "$UP_TOOLS/as-cluster-user" true
-		chown -R "${URINGPROBE_CLUSTER_USER:-uringprobe}:" "$stage/suite"
-	fi
+	give_to_cluster_user "$stage/suite"
 }
 
 # Run a command in the staged suite $1 as the cluster user, with the server
@@ -239,7 +268,9 @@ stage_suite() {
 run_in_suite() {
 	local suite=$1 pg_config=$2
 	shift 2
-	(cd "$suite" && "$UP_TOOLS/as-cluster-user" env \
+	# exec: the command is this script's own child, so that on Ctrl-C the
+	# script's trap runs only after the command has stopped its clusters
+	(cd "$suite" && exec "$UP_TOOLS/as-cluster-user" env \
 		URINGPROBE_SERVERS="$suite/servers.list" \
 		URINGPROBE_SCRATCH_FS_LIST="$(dirname "$suite")/fs/filesystems.list" \
 		PERL5LIB="$suite/tools/perl:$("$pg_config" --pkglibdir)/pgxs/src/test/perl" \
