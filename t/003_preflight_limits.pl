@@ -3,7 +3,8 @@
 # that charge ring memory to RLIMIT_MEMLOCK, a few pages per ring. For each
 # case the preflight (uringprobe-cli env, run under the case's limits) must
 # predict the outcome and name the errno, and the server, started under the
-# same limits, must then do exactly that.
+# same limits, must then do exactly that. A server before PostgreSQL 18
+# must start under the limits that refuse one with io_uring.
 use strict;
 use warnings;
 use PostgreSQL::Test::Utils;
@@ -55,7 +56,6 @@ my @cases = (
 	},
 );
 
-my $tested = 0;
 for my $server (grep { $_->{major} >= 18 } servers())
 {
 	my $pre = predict($server, $cases[-1]);
@@ -86,7 +86,6 @@ for my $server (grep { $_->{major} >= 18 } servers())
 			],
 			fail_ok => 1);
 		set_soft_limits(%hard);
-		$tested++;
 		my $verdict = $p->{'pg18.io_uring.verdict'};
 
 		if ($case->{errno})
@@ -116,5 +115,27 @@ for my $server (grep { $_->{major} >= 18 } servers())
 		}
 	}
 }
-plan skip_all => 'no PostgreSQL 18 server to test' unless $tested;
+# Before PostgreSQL 18 there are no rings: the limits that refuse a
+# PostgreSQL 18 server with io_uring do not refuse it, and the preflight
+# does not predict that they would.
+for my $server (grep { $_->{major} < 18 } servers())
+{
+	my $case = $cases[0];
+	my $cell = "$server->{name}, $case->{what}";
+	set_soft_limits(%{ $case->{limits} });
+	my ($node, $started) = start_cluster(
+		server => $server,
+		name => "limits_$server->{name}",
+		settings => [ "max_connections = $case->{max_connections}", 'shared_buffers = 16MB' ],
+		fail_ok => 1);
+	set_soft_limits(%hard);
+	ok($started, "$cell: the server starts (no rings before PostgreSQL 18)");
+	next unless $started;
+	$node->safe_psql('postgres', 'CREATE EXTENSION uringprobe');
+	my $env = environment($node);
+	is($env->{'pg18.io_uring.verdict'}[0], 'not applicable', "$cell: the preflight predicts no ring refusal");
+	is($env->{'rlimit.nofile'}[0], $case->{limits}{nofile}, "$cell: the preflight reads the server's limit");
+	is(io_uring_fds(postmaster_pid($node)), 0, "$cell: the postmaster holds no ring");
+	$node->stop;
+}
 done_testing();

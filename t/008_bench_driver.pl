@@ -7,12 +7,18 @@
 # before anything is set up, so they run here as the cluster user.
 use strict;
 use warnings;
+use Cwd ();
+use File::Basename ();
 use File::Copy ();
 use File::Path ();
 use JSON::PP;
+use POSIX ();
 use PostgreSQL::Test::Utils;
 use Test::More;
+use Time::HiRes ();
 use Uringprobe::Bench;
+use Uringprobe::Browser;
+use Uringprobe::Cluster;
 
 my $root = $ENV{URINGPROBE_BENCH_RESULTS}
   or BAIL_OUT('URINGPROBE_BENCH_RESULTS is not set: run through make test, which runs the tiny bench first');
@@ -92,7 +98,8 @@ for my $plot (qw(churn extend copy completions events))
 my $md = slurp_file("$dir/report.md");
 like($md, qr/^Machine: \d+ CPUs, \d+ GiB RAM, kernel \Q$kernel\E$/m, 'report.md: the machine');
 like($md, qr/^Profile: tiny; /m, 'report.md: the profile');
-like($md, qr/^- pg18-separate: PostgreSQL 18\./m, 'report.md: the server versions');
+my @servers = servers();
+like($md, qr/^- \Q$_->{name}\E: PostgreSQL \Q$_->{major}\E\b/m, "report.md: the version of $_->{name}") for @servers;
 my %section = (
 	preflight => 'preflight of every server',
 	rings => 'ring-per-backend fork cost',
@@ -121,14 +128,37 @@ is(scalar(() = $html =~ /href="data:image\/png;base64,[A-Za-z0-9+\/=]{1000,}"/g)
 unlike($html, qr/(?:src|href)="(?!data:)/, 'report.html: no external reference');
 like($html, qr/<\/body><\/html>\s*$/, 'report.html: complete');
 
+# report.html as a person sees it: opened in headless Chromium, every plot
+# displayed, nothing logged; the screenshot kept as report.png.
+SKIP:
+{
+	skip 'no Chromium here (make test installs it as root: apt-get install chromium)', 4
+	  unless Uringprobe::Browser::chromium();
+	my $page = Uringprobe::Browser::render_page("$dir/report.html", "$dir/report.png");
+	is(scalar(@{ $page->{svgs} }), 5, 'in Chromium: five plots');
+	is_deeply([ grep { !($_->{visible} && $_->{width} > 300 && $_->{height} > 150) } @{ $page->{svgs} } ], [],
+		'in Chromium: every plot displayed at a readable size');
+	is_deeply($page->{problems}, [], 'in Chromium: no error, exception or failed load logged');
+	my $png = slurp_file("$dir/report.png");
+	my ($w, $h) = unpack('NN', substr($png, 16, 8));
+	ok(substr($png, 0, 8) eq "\x89PNG\r\n\x1a\n" && $w >= 1280 && $h >= $page->{height} && $h > 2000,
+		"report.png: the whole page, ${w}x$h");
+}
+
 # results.json
 my $json = decode_json(slurp_file("$dir/results.json"));
 is($json->{format}, 'uringprobe-results/1', 'results.json: format');
 is($json->{config}{URINGPROBE_PROFILE}, 'tiny', 'results.json: the configuration echo');
 is($json->{config}{URINGPROBE_EVENTS}, '2000', 'results.json: with the profile\'s variables');
-ok(exists $json->{preflight}{'pg18-separate/io_uring'}, 'results.json: the preflight of every server');
-is($json->{preflight}{'pg18-combined/io_uring'}{'pg18.io_uring.layout'}, 'one region',
-	'results.json: preflight values');
+for my $server (@servers)
+{
+	ok(exists $json->{preflight}{"$server->{name}/$_"}, "results.json: the preflight of $server->{name}/$_")
+	  for io_methods($server);
+	is($json->{preflight}{"$server->{name}/sync"}{'pg18.io_uring.layout'},
+		$server->{major} < 18 ? 'not applicable' : $server->{name} eq 'pg18-combined' ? 'one region' : 'separate',
+		"results.json: preflight values of $server->{name}")
+	  if $server->{major} < 18 || $server->{name} =~ /^pg18-/;
+}
 my @cells = @{ $json->{cells} };
 cmp_ok(scalar(@cells), '>', 50, scalar(@cells) . ' cells in results.json');
 my ($ev) = grep { $_->{benchmark} eq 'events' && $_->{key}{where} eq 'backend' } @cells;
@@ -248,6 +278,14 @@ sub bench
 	IPC::Run::run([ 'bash', 'tools/run-bench' ], '<', \undef, '>', \$stdout, '2>', \$stderr);
 	return ($? >> 8, $stderr);
 }
+# a results directory nobody may write, and a baseline from elsewhere
+my $read_only = "$work/read-only";
+mkdir $read_only;
+chmod 0555, $read_only;
+my $elsewhere = copy_run("$work/elsewhere");
+my $xj = decode_json(slurp_file("$elsewhere/results.json"));
+$xj->{run}{machine} = '64 CPUs, 512 GiB RAM, kernel 6.1.0';
+write_json("$elsewhere/results.json", $xj);
 my @refusals = (
 	[ { URINGPROBE_BENCHES => 'churn nosuch' }, qr/unknown benchmark 'nosuch'/ ],
 	[ { URINGPROBE_PROFILE => 'huge' }, qr/unknown profile 'huge'/ ],
@@ -255,6 +293,8 @@ my @refusals = (
 	[ { URINGPROBE_BENCH_FS => 'zfs' }, qr/unknown filesystem 'zfs'/ ],
 	[ { URINGPROBE_BENCH_CLIENTS => '2 x' }, qr/client counts must be positive integers, got 'x'/ ],
 	[ { URINGPROBE_RESULTS => "$dir/report.md" }, qr/RESULTS=\S+ is not a directory/ ],
+	[ { URINGPROBE_RESULTS => $read_only }, qr/RESULTS=\S+ is not writable by / ],
+	[ { URINGPROBE_BASELINE => $elsewhere }, qr/was measured on another machine \(64 CPUs, 512 GiB RAM[^;]*; this one: \d+ CPUs/ ],
 	[ { URINGPROBE_THRESHOLD => '-5' }, qr/THRESHOLD must be a positive percentage/ ],
 	[ { URINGPROBE_BASELINE => "$work/nosuch" }, qr/BASELINE \S+ does not exist/ ],
 	[ { URINGPROBE_BASELINE => $work }, qr/is not the results directory of a make bench run/ ],
@@ -267,6 +307,16 @@ for my $r (@refusals)
 	my $what = join(' ', map { "$_=$env->{$_}" } sort keys %$env);
 	isnt($code, 0, "make bench refuses $what");
 	like($stderr, $re, "$what: the message says why") or diag($stderr);
+}
+# results on a filesystem too small to hold them (the 8 MiB scratch one)
+my ($small) = grep { $_->{name} eq 'tiny' && $_->{status} eq 'ok' } scratch_filesystems();
+SKIP:
+{
+	skip 'no small scratch filesystem (tools/scratch-fs mounts it as root)', 2 unless $small;
+	my ($code, $stderr) = bench(URINGPROBE_RESULTS => "$small->{dir}/results");
+	isnt($code, 0, 'make bench refuses RESULTS on a filesystem without room');
+	like($stderr, qr/RESULTS=\S+ has \d+ kB free; a run's results need up to \d+ MB/, 'and says how much is free');
+	rmdir "$small->{dir}/results";
 }
 # a baseline without the benchmarks asked for
 my $events_only = copy_run("$work/events-only");
@@ -287,5 +337,93 @@ is_deeply([ glob("$results/*"), glob("$results/.*[!.]") ], [], 'the refusals wro
 	like($stdout, qr/^events\s+EVENTS=2000 EVENTS_ROUNDS=2/m, '--list: the profile\'s variables per benchmark');
 	is_deeply([ glob("$results/*") ], [], '--list wrote nothing');
 }
+
+# Measurements are never lost. A copy of the driver runs for real, as make
+# bench does (the servers make test installed), and ends early after its
+# first cells: once because a part of it breaks (the table printer is
+# replaced by one that fails, as a bug in the driver would), once by a
+# TERM to the whole process group (Ctrl-C). Each time what was measured is
+# kept in results/<time>-failed/ with error.txt and a report that says the
+# run ended early, the last line says where, and the stage is gone.
+my $driver = Cwd::abs_path($work) . '/driver';
+mkdir $driver or die "mkdir $driver: $!";
+system('cp', '-a', qw(t sql expected bench tools docs README.md Makefile), $driver) == 0 or die "cannot copy the driver\n";
+my %small_run = (
+	URINGPROBE_PROFILE => 'tiny',
+	URINGPROBE_SERVERS_INSTALLED => $ENV{URINGPROBE_SERVERS},
+	URINGPROBE_BENCH_SERVERS => $servers[0]{name},
+	URINGPROBE_BENCH_IO_METHODS => 'sync');
+
+# bench_until(RESULTS, PATTERN, %env): make bench from the driver's copy in
+# its own process group; once its output matches PATTERN (if given), TERM
+# the group. Returns its exit status and output.
+sub bench_until
+{
+	my ($results_dir, $pattern, %env) = @_;
+	mkdir $results_dir;
+	$results_dir = Cwd::abs_path($results_dir);
+	my $errfile = "$results_dir.log";
+	my $pid = fork // die "fork: $!";
+	if (!$pid)
+	{
+		POSIX::setpgid(0, 0);
+		%ENV = (%ENV, %small_run, URINGPROBE_RESULTS => $results_dir, %env);
+		chdir $driver or POSIX::_exit(126);
+		open STDIN, '<', '/dev/null';
+		open STDOUT, '>', '/dev/null';
+		open STDERR, '>', $errfile;
+		{ exec 'bash', 'tools/run-bench'; }
+		POSIX::_exit(127);
+	}
+	if ($pattern)
+	{
+		my $until = time + 300;
+		Time::HiRes::sleep(0.2) while time < $until && (eval { slurp_file($errfile) } // '') !~ $pattern;
+		kill 'TERM', -$pid;
+	}
+	waitpid $pid, 0;
+	return ($? >> 8, slurp_file($errfile));
+}
+
+# the failed run's directory, checked; returns it
+sub kept_run
+{
+	my ($what, $results_dir, $log, $error_re) = @_;
+	my @dirs = glob("$results_dir/*");
+	is(scalar(@dirs), 1, "$what: one results directory") or diag($log);
+	my $kept = $dirs[0] // '';
+	like($kept, qr{/\d{8}-\d{6}-failed$}, "$what: named failed");
+	ok(-s "$kept/preflight.tsv" && (() = slurp_file("$kept/preflight.tsv") =~ /\n/g) >= 2,
+		"$what: the preflight measured before is kept");
+	like(eval { slurp_file("$kept/error.txt") } // '', $error_re, "$what: error.txt says what ended it");
+	like(eval { slurp_file("$kept/report.md") } // '', qr/^FAILED: the run ended early: /m,
+		"$what: the report says the run ended early");
+	ok(-f "$kept/run.tsv" && -f "$kept/results.json", "$what: run.tsv and results.json written");
+	my @lines = grep { length } split /\n/, $log;
+	my $name = File::Basename::basename($kept);
+	like($lines[-1] // '', qr{measured results kept in /\S*/\Q$name\E }, "$what: the last line says where");
+	my ($stage) = $log =~ /staging in (\S+)/;
+	ok($stage && !-e $stage, "$what: the stage is removed");
+	my @left = grep { (eval { slurp_file("$_/cmdline") } // '') =~ /\Q$stage\E/ } glob('/proc/[0-9]*');
+	is(scalar(@left), 0, "$what: no process of the run is left (servers stopped)");
+	return $kept;
+}
+
+# a part of the driver broken
+my $printer = "$driver/bench/print-table.pl";
+File::Copy::copy($printer, "$printer.orig") or die "copy: $!";
+open my $broken, '>', $printer or die "$printer: $!";
+print $broken "exit 1;\n";
+close $broken;
+($code, $stderr) = bench_until("$work/results-broken", undef, URINGPROBE_BENCHES => 'preflight');
+isnt($code, 0, 'a driver that breaks after the first cells fails');
+kept_run('broken driver', "$work/results-broken", $stderr, qr/exit status 1\) at line \d+: perl \S*print-table\.pl/);
+File::Copy::move("$printer.orig", $printer) or die "move: $!";
+
+# interrupted during the second benchmark
+($code, $stderr) = bench_until("$work/results-interrupted", qr/\] events /, URINGPROBE_BENCHES => 'preflight events');
+is($code, 130, 'an interrupted run exits 130');
+my $kept = kept_run('interrupted', "$work/results-interrupted", $stderr, qr/^interrupted$/);
+ok(-f "$kept/events-runs.tsv", 'interrupted: the benchmark under way kept what it had');
 
 done_testing();
