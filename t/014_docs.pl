@@ -1,0 +1,126 @@
+# The documentation kept true: every SQL function in docs/functions.md has
+# exactly the parameters (name, type, default, in order) and columns (name,
+# type, in order) that the installed extension has, per
+# pg_get_function_arguments() and the result type; every function the
+# extension installs is documented. And every URINGPROBE_* variable the
+# docs name is used in bench/, tools/ or the Makefile, and every one used
+# there is documented.
+use strict;
+use warnings;
+use FindBin;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use Uringprobe::Cluster;
+
+my $root = "$FindBin::RealBin/..";
+my $doc = slurp_file("$root/docs/functions.md");
+
+# Split a pg_get_function_arguments() list at its top-level commas.
+sub split_args
+{
+	my ($list) = @_;
+	my @args;
+	my ($cur, $quoted, $depth) = ('', 0, 0);
+	for my $ch (split //, $list)
+	{
+		if ($ch eq "'") { $quoted = !$quoted; }
+		elsif (!$quoted && $ch eq '(') { $depth++; }
+		elsif (!$quoted && $ch eq ')') { $depth--; }
+		elsif (!$quoted && !$depth && $ch eq ',') { push @args, $cur; $cur = ''; next; }
+		$cur .= $ch;
+	}
+	push @args, $cur if $cur =~ /\S/;
+	s/^\s+|\s+$//g for @args;
+	return @args;
+}
+
+# A default as the docs write it: without the cast PostgreSQL adds.
+sub plain_default
+{
+	my ($d) = @_;
+	return '' unless defined $d;
+	$d =~ s/::[a-z][a-z ]*$//;
+	$d =~ s/^'(-?\d+)'$/$1/;
+	return $d;
+}
+
+# The documented parameters and columns of each function: sections start
+# with "## uringprobe_name()" (one heading may name two functions).
+my %documented;
+my @sections = split /^## /m, $doc;
+for my $section (@sections)
+{
+	my ($heading) = $section =~ /\A([^\n]*)/;
+	my @names = $heading =~ /(uringprobe_\w+)\(\)/g or next;
+	# the rows of the table headed "| parameter | type | default |"
+	my ($table) = $section =~ /^\| parameter \| type \| default \|[^\n]*\n\|[-|]+\n((?:\|[^\n]*\n)*)/m;
+	my @params = map { [ map { s/^\s+|\s+$//gr =~ s/`//gr } (split /\|/)[ 1 .. 3 ] ] }
+	  split /\n/, $table // '';
+	my ($columns) = $section =~ /^Columns: (.*?)(?:\n\n|\z)/ms;
+	my @cols;
+	if ($columns)
+	{
+		$columns =~ s/\s+/ /g;
+		@cols = map { [ /^`(\w+)` (.+)$/ ] } split /, /, $columns =~ s/\.$//r;
+	}
+	$documented{$_} = { params => \@params, columns => \@cols } for @names;
+}
+
+my ($server) = servers();
+my ($node) = start_cluster(server => $server, name => 'docs');
+$node->safe_psql('postgres', 'CREATE EXTENSION uringprobe');
+my $installed = $node->safe_psql(
+	'postgres', q{
+	SELECT p.proname, pg_get_function_arguments(p.oid), pg_get_function_result(p.oid)
+	FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid AND d.classid = 'pg_proc'::regclass
+	JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'uringprobe'
+	ORDER BY 1});
+my @functions;
+for my $line (split /\n/, $installed)
+{
+	my ($name, $args, $result) = split /\|/, $line, 3;
+	push @functions, $name;
+	my $d = $documented{$name};
+	ok($d, "docs/functions.md documents $name") or next;
+	my (@in, @out);
+	for my $arg (split_args($args))
+	{
+		if ($arg =~ /^OUT (\w+) (.+)$/) { push @out, [ $1, $2 ]; next; }
+		my ($n, $type, $default) = $arg =~ /^(\w+) (.+?)(?: DEFAULT (.+))?$/ or die "cannot read '$arg'\n";
+		push @in, [ $n, $type, plain_default($default) ];
+	}
+	# a composite result: its attributes are the columns
+	if (!@out && $result =~ /^SETOF (\w+)$/ && $1 ne 'record')
+	{
+		my $attrs = $node->safe_psql('postgres',
+			"SELECT attname, format_type(atttypid, atttypmod) FROM pg_attribute "
+			  . "WHERE attrelid = '$1'::regclass AND attnum > 0 ORDER BY attnum");
+		@out = map { [ split /\|/ ] } split /\n/, $attrs;
+	}
+	is_deeply($d->{params}, \@in, "$name: parameters, types and defaults as documented")
+	  or diag('installed: ' . join(', ', map { "@$_" } @in));
+	is_deeply($d->{columns}, \@out, "$name: columns as documented")
+	  or diag('installed: ' . join(', ', map { "@$_" } @out));
+}
+is_deeply([ sort keys %documented ], [ sort @functions ], 'every documented function is installed');
+$node->stop;
+
+# Every URINGPROBE_* variable: documented <=> used.
+sub variables_in
+{
+	my %v;
+	for my $file (@_)
+	{
+		next unless -f $file;
+		$v{$_} = 1 for slurp_file($file) =~ /\b(URINGPROBE_[A-Z][A-Z0-9_]*[A-Z0-9])\b/g;
+	}
+	return \%v;
+}
+my $docs = variables_in("$root/README.md", glob("$root/docs/*.md"));
+my @code_files = grep { -f && !m{/perl/} || m{\.pm$} } map { glob("$root/$_") } qw(Makefile bench/* bench/profiles/* tools/* tools/perl/Uringprobe/*);
+my $code = variables_in(@code_files);
+is_deeply([ grep { !$code->{$_} } sort keys %$docs ], [], 'every documented URINGPROBE_* variable is used in bench/, tools/ or the Makefile');
+is_deeply([ grep { !$docs->{$_} } sort keys %$code ], [], 'every URINGPROBE_* variable used there is documented');
+cmp_ok(scalar(keys %$code), '>', 40, scalar(keys %$code) . ' variables checked');
+
+done_testing();
