@@ -192,6 +192,21 @@ newer_source_unpack() {
 
 short_hash() { printf '%s' "$*" | sha256sum | cut -c1-10; }
 
+# Compilers through ccache (Debian's), its cache beside the server builds:
+# every run compiles the same sources (the module for each server, the
+# meson check, the sanitizer build) in a new stage directory, so the
+# directory is left out of the hash (debug info may then name an older
+# stage). UP_CXX is the compiler command for the builds.
+use_compiler_cache() {
+	! is_root || ensure_packages ccache
+	UP_CXX=g++
+	if command -v ccache >/dev/null; then
+		export CCACHE_DIR=$UP_CACHE/ccache CCACHE_NOHASHDIR=true
+		UP_CXX="ccache g++"
+	fi
+	export UP_CXX
+}
+
 # Build the extension and CLI from this work tree for the server of
 # pg_config $2, in a private copy under $3 (the work tree stays clean), and
 # install them into that server.
@@ -202,7 +217,8 @@ install_extension() {
 	cp -a "$UP_ROOT/Makefile" "$UP_ROOT/uringprobe.control" "$UP_ROOT"/uringprobe--*.sql "$UP_ROOT/src" "$dir/"
 	# objects of a build in the work tree may be for another server
 	find "$dir/src" -name '*.o' -delete
-	run_logged "build uringprobe for $name" "$dir.build.log" make -C "$dir" -j"$UP_JOBS" PG_CONFIG="$pg_config"
+	run_logged "build uringprobe for $name" "$dir.build.log" make -C "$dir" -j"$UP_JOBS" PG_CONFIG="$pg_config" \
+		CXX="${UP_CXX:-g++}"
 	if grep -E 'warning:' "$dir.build.log" >&2; then
 		die "the build for $name emitted warnings" "log: $dir.build.log"
 	fi
@@ -266,7 +282,7 @@ stage_suite() {
 # list, the scratch filesystems (fs/ beside the suite: tools/scratch-fs) and
 # the TAP modules (those of the first server, $2 = its pg_config).
 run_in_suite() {
-	local suite=$1 pg_config=$2
+	local suite=$1 pg_config=$2 rc=0
 	shift 2
 	# exec: the command is this script's own child, so that on Ctrl-C the
 	# script's trap runs only after the command has stopped its clusters
@@ -274,5 +290,8 @@ run_in_suite() {
 		URINGPROBE_SERVERS="$suite/servers.list" \
 		URINGPROBE_SCRATCH_FS_LIST="$(dirname "$suite")/fs/filesystems.list" \
 		PERL5LIB="$suite/tools/perl:$("$pg_config" --pkglibdir)/pgxs/src/test/perl" \
-		"$@")
+		"$@") || rc=$?
+	# the cluster user's limits were printed once: enough
+	export URINGPROBE_LIMITS_LOGGED=1
+	return $rc
 }
