@@ -189,7 +189,7 @@ for my $fs (@fs)
 # a filesystem that could not be measured keeps its rows, empty, with why
 for my $fs (@$fs_missing)
 {
-	tsv_row($table, $fs->{name}, $_, "not measured: $fs->{status}") for @clients;
+	tsv_row($table, $fs->{name}, $_, "not measured: $fs->{status}", ('') x @configs) for @clients;
 }
 close $table;
 

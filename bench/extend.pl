@@ -133,7 +133,7 @@ for my $fs (@fs)
 	}
 }
 # a filesystem that could not be measured keeps its row, empty, with why
-tsv_row($cmp, $_->{name}, '', '', '', "not measured: $_->{status}") for @$fs_missing;
+tsv_row($cmp, $_->{name}, '', '', '', "not measured: $_->{status}", ('') x 14) for @$fs_missing;
 close $cmp;
 
 # 2. Many backends at once: pgbench clients, each its own file.
@@ -163,7 +163,7 @@ for my $fs (@fs)
 		}
 	}
 }
-tsv_row($pgb, $_->{name}, '', '', "not measured: $_->{status}") for @$fs_missing;
+tsv_row($pgb, $_->{name}, '', '', "not measured: $_->{status}", ('') x 3) for @$fs_missing;
 close $pgb;
 close $pgb_runs;
 $node->stop;

@@ -420,6 +420,26 @@ isnt($code, 0, 'a driver that breaks after the first cells fails');
 kept_run('broken driver', "$work/results-broken", $stderr, qr/exit status 1\) at line \d+: perl \S*print-table\.pl/);
 File::Copy::move("$printer.orig", $printer) or die "move: $!";
 
+# A filesystem that cannot be mounted (not root here) keeps its row in the
+# extension tables, empty, with the reason; the others are measured.
+($code, $stderr) = bench_until("$work/results-unmounted", undef,
+	URINGPROBE_BENCHES => 'extend', URINGPROBE_BENCH_FS => 'default xfs');
+is($code, 0, 'extend with a filesystem that cannot be mounted: the run completes');
+my ($unmounted) = glob("$work/results-unmounted/2*");
+for my $table (qw(extend.tsv extend-pgbench.tsv))
+{
+	my @rows = map { [ split /\t/, $_, -1 ] } split /\n/, eval { slurp_file("$unmounted/$table") } // '';
+	my %col;
+	@col{ @{ shift(@rows) // [] } } = 0 .. 99;
+	my @xfs = grep { $_->[0] eq 'xfs' } @rows;
+	is(scalar(@xfs), 1, "$table: one row for the unmounted xfs");
+	like($xfs[0][ $col{status} // 0 ] // '', qr/^not measured: unavailable: mounting needs root$/, "$table: its status says why");
+	is_deeply([ grep { length } @{ $xfs[0] }[ $col{rounds} .. $#{ $xfs[0] } ] ], [], "$table: and no number");
+	ok((grep { $_->[0] eq 'default' && $_->[ $col{status} ] eq 'ok' } @rows), "$table: the plain directory measured");
+}
+like(eval { slurp_file("$unmounted/report.md") } // '', qr/^xfs .*not measured: unavailable: mounting needs root/m,
+	'report.md shows the unmounted filesystem with its reason');
+
 # interrupted during the second benchmark
 ($code, $stderr) = bench_until("$work/results-interrupted", qr/\] events /, URINGPROBE_BENCHES => 'preflight events');
 is($code, 130, 'an interrupted run exits 130');

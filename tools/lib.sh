@@ -278,6 +278,17 @@ stage_suite() {
 	give_to_cluster_user "$stage/suite"
 }
 
+# Where the TAP modules of PostgreSQL $2 (its pg_config) write the logs of
+# tests run in directory $1: log/ since PostgreSQL 16, tmp_check/log/
+# before.
+suite_log_dir() {
+	if [ "$("$2" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')" -ge 16 ]; then
+		echo "$1/log"
+	else
+		echo "$1/tmp_check/log"
+	fi
+}
+
 # Run a command in the staged suite $1 as the cluster user, with the server
 # list, the scratch filesystems (fs/ beside the suite: tools/scratch-fs) and
 # the TAP modules (those of the first server, $2 = its pg_config).

@@ -1,5 +1,6 @@
 # Rows of cells as an aligned plain-text table, long values cut to a
-# maximum width per column (the first column and the header never are).
+# maximum width per column (the first column, the header and a status
+# column, which holds why a cell has no numbers, never are).
 package Uringprobe::TextTable;
 
 use strict;
@@ -21,13 +22,15 @@ sub text_table
 	my ($rows, $max) = @_;
 	$max //= 24;
 	my @width;
+	my %whole = (0 => 1);
+	$whole{$_} = 1 for grep { ($rows->[0][$_] // '') eq 'status' } 0 .. $#{ $rows->[0] // [] };
 	for my $r (0 .. $#$rows)
 	{
 		my $row = $rows->[$r];
 		for my $i (0 .. $#$row)
 		{
 			my $len = length($row->[$i] // '');
-			$len = $max if $r > 0 && $i > 0 && $len > $max;
+			$len = $max if $r > 0 && !$whole{$i} && $len > $max;
 			$width[$i] = $len if !defined $width[$i] || $len > $width[$i];
 		}
 	}
@@ -39,7 +42,7 @@ sub text_table
 		for my $i (0 .. $#$row)
 		{
 			my $v = $row->[$i] // '';
-			$v = substr($v, 0, $max - 1) . '~' if $r > 0 && $i > 0 && length $v > $max;
+			$v = substr($v, 0, $max - 1) . '~' if $r > 0 && !$whole{$i} && length $v > $max;
 			push @cells, sprintf('%-*s', $width[$i], $v);
 		}
 		$text .= join('  ', @cells) =~ s/\s+$//r . "\n";
