@@ -39,6 +39,15 @@ sub plan_cells
 		close $fh or die "cannot write $file: $!\n";
 		exit 0;
 	}
+	# From here on this is a benchmark, not a test: the TAP modules' notes
+	# ("initializing database system by running initdb", one per cluster)
+	# go to its log only; it speaks to the terminal through cell() and its
+	# failures.
+	if (open my $log, '>>', $PostgreSQL::Test::Utils::test_logfile)
+	{
+		$log->autoflush(1);
+		Test::More->builder->output($log);
+	}
 	($cells_before, $cells_total, $run_start, $prev_rate, $after) =
 	  $ENV{URINGPROBE_PROGRESS} ? split(' ', $ENV{URINGPROBE_PROGRESS}) : (0, $n, Time::HiRes::time);
 	($planned_here, $script_start) = ($n, Time::HiRes::time);
