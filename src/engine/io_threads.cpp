@@ -1,4 +1,5 @@
 #include "io_threads.hpp"
+#include "dir.hpp"
 
 #include "process_snapshot.hpp"
 #include "system_info.hpp"
@@ -15,10 +16,10 @@ namespace {
 // Calls visit(tid, cpu_ms) for every thread of this process whose name
 // starts with `prefix_`.
 template <typename Visit> void each_thread(const char* prefix_, Visit&& visit) {
-    DIR* d = ::opendir("/proc/self/task");
+    Dir d = Dir::open_if_possible("/proc/self/task");
     if (!d)
         return; // not observable here
-    while (dirent* e = ::readdir(d)) {
+    while (dirent* e = d.next()) {
         if (e->d_name[0] == '.')
             continue;
         const std::string task = std::string("/proc/self/task/") + e->d_name;
@@ -37,7 +38,6 @@ template <typename Visit> void each_thread(const char* prefix_, Visit&& visit) {
             // exited between readdir and the read
         }
     }
-    ::closedir(d);
 }
 
 } // namespace

@@ -1,4 +1,5 @@
 #include "process_snapshot.hpp"
+#include "dir.hpp"
 
 #include "error.hpp"
 
@@ -52,14 +53,12 @@ void read_stat(pid_t pid, ProcessSnapshot& s) {
 
 void read_fds(pid_t pid, ProcessSnapshot& s) {
     const std::string dir = "/proc/" + std::to_string(pid) + "/fd";
-    DIR* d = opendir(dir.c_str());
-    if (!d)
-        throw SysError(errno, "opendir " + dir);
+    Dir d = Dir::open(dir);
     char target[64];
-    while (dirent* e = readdir(d)) {
+    while (dirent* e = d.next()) {
         if (e->d_name[0] == '.')
             continue;
-        if (pid == getpid() && std::atoi(e->d_name) == dirfd(d))
+        if (pid == getpid() && std::atoi(e->d_name) == d.fd())
             continue;
         ++s.open_fds;
         const std::string link = dir + "/" + e->d_name;
@@ -70,7 +69,6 @@ void read_fds(pid_t pid, ProcessSnapshot& s) {
                 ++s.io_uring_fds;
         }
     }
-    closedir(d);
 }
 
 } // namespace

@@ -1,4 +1,5 @@
 #include "scratch_file.hpp"
+#include "dir.hpp"
 
 #include "error.hpp"
 #include "process_snapshot.hpp"
@@ -124,17 +125,9 @@ ScratchDir::ScratchDir(const std::string& path, const std::vector<std::string>& 
 }
 
 int ScratchDir::remove_stale_files() const {
-    const int dup_fd = ::fcntl(fd_.get(), F_DUPFD_CLOEXEC, 0);
-    if (dup_fd < 0)
-        throw SysError(errno, "dup " + path_);
-    DIR* d = ::fdopendir(dup_fd);
-    if (!d) {
-        const int err = errno;
-        ::close(dup_fd);
-        throw SysError(err, "opendir " + path_);
-    }
+    Dir d = Dir::open_fd(fd_.get(), path_);
     int removed = 0;
-    while (dirent* e = ::readdir(d)) {
+    while (dirent* e = d.next()) {
         long pid = 0;
         std::uint64_t started = 0;
         if (!parse_scratch_name(e->d_name, &pid, &started))
@@ -144,7 +137,6 @@ int ScratchDir::remove_stale_files() const {
         if (::unlinkat(fd_.get(), e->d_name, 0) == 0)
             ++removed;
     }
-    ::closedir(d);
     return removed;
 }
 
