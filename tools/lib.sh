@@ -278,11 +278,14 @@ stage_suite() {
 	give_to_cluster_user "$stage/suite"
 }
 
+# The major version of the server of pg_config $1.
+pg_major() { "$1" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/'; }
+
 # Where the TAP modules of PostgreSQL $2 (its pg_config) write the logs of
 # tests run in directory $1: log/ since PostgreSQL 16, tmp_check/log/
 # before.
 suite_log_dir() {
-	if [ "$("$2" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')" -ge 16 ]; then
+	if [ "$(pg_major "$2")" -ge 16 ]; then
 		echo "$1/log"
 	else
 		echo "$1/tmp_check/log"
