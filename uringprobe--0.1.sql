@@ -44,6 +44,8 @@ CREATE FUNCTION uringprobe_rings(
     OUT user_ms double precision,
     OUT sys_ms double precision,
     OUT minflt bigint,
+    OUT vcsw bigint,
+    OUT ivcsw bigint,
     OUT rings bigint,
     OUT depth bigint,
     OUT ring_bytes bigint,
@@ -94,6 +96,9 @@ CREATE FUNCTION uringprobe_extend(
     OUT max_us double precision,
     OUT user_ms double precision,
     OUT sys_ms double precision,
+    OUT minflt bigint,
+    OUT vcsw bigint,
+    OUT ivcsw bigint,
     OUT strategy text,
     OUT interface text,
     OUT sessions bigint,
@@ -108,8 +113,6 @@ CREATE FUNCTION uringprobe_extend(
     OUT zero_writes bigint,
     OUT data_writes bigint,
     OUT lock_wait_ms double precision,
-    OUT vcsw bigint,
-    OUT ivcsw bigint,
     OUT iowq_workers bigint,
     OUT iowq_cpu_ms double precision,
     OUT filesystem text,
@@ -149,6 +152,9 @@ CREATE FUNCTION uringprobe_completions(
     OUT max_us double precision,
     OUT user_ms double precision,
     OUT sys_ms double precision,
+    OUT minflt bigint,
+    OUT vcsw bigint,
+    OUT ivcsw bigint,
     OUT op text,
     OUT depth bigint,
     OUT batch bigint,
@@ -159,8 +165,6 @@ CREATE FUNCTION uringprobe_completions(
     OUT completions_per_enter double precision,
     OUT enters bigint,
     OUT sqpoll_cpu_ms double precision,
-    OUT vcsw bigint,
-    OUT ivcsw bigint,
     OUT errors bigint)
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'uringprobe_completions'
@@ -187,11 +191,12 @@ CREATE FUNCTION uringprobe_events(
     OUT max_us double precision,
     OUT user_ms double precision,
     OUT sys_ms double precision,
+    OUT minflt bigint,
+    OUT vcsw bigint,
+    OUT ivcsw bigint,
     OUT pipes bigint,
     OUT rounds bigint,
     OUT enters bigint,
-    OUT vcsw bigint,
-    OUT ivcsw bigint,
     OUT latency_histogram text)
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'uringprobe_events'

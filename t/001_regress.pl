@@ -11,8 +11,10 @@ use Test::More;
 use Uringprobe::Cluster;
 
 my $suite = "$FindBin::RealBin/..";
-my @tests = qw(environment rings extend completions events error_of bad_input_environment bad_input_rings
-  bad_input_extend bad_input_completions bad_input_events permissions);
+# the test files, as the Makefile's REGRESS lists them (make installcheck)
+my ($regress) = slurp_file("$suite/Makefile") =~ /^REGRESS\s*=\s*((?:[^\n]*\\\n)*[^\n]*)/m
+  or die "no REGRESS in the Makefile\n";
+my @tests = split ' ', $regress =~ s/\\\n/ /gr;
 
 # The result of every test file in pg_regress's output: name => 1 (passed)
 # or 0. PostgreSQL 16 and later print TAP ("ok 1 - name 25 ms"), earlier

@@ -46,6 +46,21 @@ sub plain_default
 
 # The documented parameters and columns of each function: sections start
 # with "## uringprobe_name()" (one heading may name two functions).
+# A "Columns:" list as [name, type] pairs; "the shared columns, then …"
+# starts with the list the docs give once as "Shared columns:".
+sub column_list
+{
+	my ($list, $shared) = @_;
+	$list =~ s/\s+/ /g;
+	$list =~ s/\.$//;
+	my @cols = $list =~ s/^the shared columns, then // ? @{ $shared // [] } : ();
+	push @cols, map { [ /^`(\w+)` (.+)$/ ] } split /, /, $list;
+	return \@cols;
+}
+my ($shared_list) = $doc =~ /^Shared columns: (.*?)(?:\n\n|\z)/ms;
+my $shared = column_list($shared_list // '');
+ok(@$shared >= 14, 'docs/functions.md lists the shared columns');
+
 my %documented;
 my @sections = split /^## /m, $doc;
 for my $section (@sections)
@@ -57,13 +72,8 @@ for my $section (@sections)
 	my @params = map { [ map { s/^\s+|\s+$//gr =~ s/`//gr } (split /\|/)[ 1 .. 3 ] ] }
 	  split /\n/, $table // '';
 	my ($columns) = $section =~ /^Columns: (.*?)(?:\n\n|\z)/ms;
-	my @cols;
-	if ($columns)
-	{
-		$columns =~ s/\s+/ /g;
-		@cols = map { [ /^`(\w+)` (.+)$/ ] } split /, /, $columns =~ s/\.$//r;
-	}
-	$documented{$_} = { params => \@params, columns => \@cols } for @names;
+	my $cols = column_list($columns // '', $shared);
+	$documented{$_} = { params => \@params, columns => $cols } for @names;
 }
 
 my ($server) = servers();

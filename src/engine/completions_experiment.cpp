@@ -8,6 +8,7 @@
 #include "params.hpp"
 #include "ring.hpp"
 #include "scratch_file.hpp"
+#include "stop_poll.hpp"
 
 #include <arpa/inet.h>
 #include <cerrno>
@@ -112,10 +113,9 @@ void validate(const CompletionsParams& p, const CompletionsCaps& caps) {
 namespace {
 
 // Sets up the ring and keeps p.depth operations on `fd` in flight until
-// p.completions are reaped or a stop is requested (returns true then).
-// The ring is drained and gone when this returns.
-bool run_ring(const CompletionsParams& p, int target_fd, CompletionsResult& r,
-              const std::function<bool()>& should_stop) {
+// p.completions are reaped or `stop` fires. The ring is drained and gone
+// when this returns.
+void run_ring(const CompletionsParams& p, int target_fd, CompletionsResult& r, StopPoll& stop) {
     const int batch = p.batch ? p.batch : p.depth;
     const size_t slot_bytes = p.op == CompletionOp::read ? kReadBytes : kDatagramBytes;
     std::vector<char> buffers(slot_bytes * static_cast<size_t>(p.depth));
@@ -134,10 +134,11 @@ bool run_ring(const CompletionsParams& p, int target_fd, CompletionsResult& r,
         check_neg_errno(plain_ret, "io_uring_queue_init");
     }
     if (p.setup_flags != 0 && (ret == -EINVAL || ret == -EPERM || ret == -EOPNOTSUPP)) {
-        r.status = "unsupported: the kernel refuses setup flags " +
-                   setup_flags_string(p.setup_flags) + " (" + std::strerror(-ret) + ")";
+        r.outcome = Outcome::unsupported("the kernel refuses setup flags " +
+                                         setup_flags_string(p.setup_flags) + " (" +
+                                         std::strerror(-ret) + ")");
         r.flags_in_effect = "none";
-        return false;
+        return;
     }
     check_neg_errno(ret, "io_uring_queue_init");
     ring.live = true;
@@ -162,12 +163,9 @@ bool run_ring(const CompletionsParams& p, int target_fd, CompletionsResult& r,
 
     const UsageMeter usage(RUSAGE_SELF);
     const std::int64_t t0 = now_ns();
-    bool stopped = false;
     while (r.completions < p.completions) {
-        if ((r.completions & 1023) == 0 && should_stop()) {
-            stopped = true;
+        if (stop.poll())
             break;
-        }
         // A batch of SQEs once there is room for all of it (or for the rest).
         const long left = p.completions - r.submitted;
         const int want = static_cast<int>(std::min<long>(batch, left));
@@ -200,10 +198,11 @@ bool run_ring(const CompletionsParams& p, int target_fd, CompletionsResult& r,
             // SQPOLL thread is awake to pick the SQEs up.
             const bool enters =
                 wait || !sqpoll || (IO_URING_READ_ONCE(*ring_p->sq.kflags) & IORING_SQ_NEED_WAKEUP);
-            int n;
-            do
-                n = io_uring_submit_and_wait(ring_p, wait ? 1 : 0);
-            while (n == -EINTR);
+            // Interrupted while waiting: a stop may be what interrupted it;
+            // the SQEs prepared are in the kernel's hands either way.
+            int n = io_uring_submit_and_wait(ring_p, wait ? 1 : 0);
+            while (n == -EINTR)
+                n = io_uring_submit_and_wait(ring_p, stop.poll_now() ? 0 : (wait ? 1 : 0));
             r.enters += enters;
             check_neg_errno(n, "io_uring_submit_and_wait");
             r.submitted += prepared;
@@ -228,7 +227,6 @@ bool run_ring(const CompletionsParams& p, int target_fd, CompletionsResult& r,
         sq_thread->sample();
         r.sqpoll_cpu_ms = sq_thread->cpu_ms();
     }
-    return stopped;
 }
 
 } // namespace
@@ -259,13 +257,14 @@ CompletionsResult run_completions(const CompletionsParams& p,
     const int target_fd = file ? file->fd() : datagrams ? datagrams->socket.get() : -1;
 
     const long sq_threads_before = count_io_threads(IoThreadSampler::kSqPoll);
-    const bool stopped = run_ring(p, target_fd, r, should_stop);
+    StopPoll stop(should_stop);
+    run_ring(p, target_fd, r, stop);
     // An SQPOLL thread outlives its ring for a moment: wait for it, so the
     // caller finds the process as it was.
     if (p.setup_flags & IORING_SETUP_SQPOLL)
         wait_for_io_threads(IoThreadSampler::kSqPoll, sq_threads_before, 2000);
-    if (r.status.empty())
-        r.status = stopped ? "stopped" : "ok";
+    if (stop.stopped())
+        r.outcome = Outcome::stopped();
     return r;
 }
 
@@ -273,34 +272,19 @@ Table completions_table(const CompletionsResult& r) {
     const CompletionsParams& p = r.params;
     Table t = experiment_table({"op", "depth", "batch", "reaping", "flags_requested",
                                 "flags_in_effect", "ns_per_completion", "completions_per_enter",
-                                "enters", "sqpoll_cpu_ms", "vcsw", "ivcsw", "errors"});
+                                "enters", "sqpoll_cpu_ms", "errors"});
     const std::string op = name_of(kOps, int(p.op));
     const std::string reaping = name_of(kReapings, int(p.reaping));
-    const auto per = [](double a, double b) { return b > 0 ? Value::real(a / b) : Value::null(); };
-    t.rows.push_back({Value::text("completions"),
-                      Value::text(op + "/" + reaping),
-                      Value::text(r.status),
-                      Value::integer(r.completions),
-                      Value::real(r.seconds),
-                      per(r.completions, r.seconds),
-                      Value::null(),
-                      Value::null(),
-                      Value::null(),
-                      Value::real(r.usage.user_ms),
-                      Value::real(r.usage.sys_ms),
-                      Value::text(op),
-                      Value::integer(p.depth),
-                      Value::integer(p.batch ? p.batch : p.depth),
-                      Value::text(reaping),
-                      Value::text(setup_flags_string(p.setup_flags)),
-                      Value::text(r.flags_in_effect),
-                      per(r.seconds * 1e9, static_cast<double>(r.completions)),
-                      per(r.completions, static_cast<double>(r.enters)),
-                      Value::integer(r.enters),
-                      r.sqpoll_cpu_ms < 0 ? Value::null() : Value::real(r.sqpoll_cpu_ms),
-                      Value::integer(r.usage.nvcsw),
-                      Value::integer(r.usage.nivcsw),
-                      Value::integer(r.errors)});
+    add_row(
+        t,
+        {"completions", op + "/" + reaping, r.outcome, r.completions, r.seconds, nullptr, r.usage},
+        {Value::text(op), Value::integer(p.depth), Value::integer(p.batch ? p.batch : p.depth),
+         Value::text(reaping), Value::text(setup_flags_string(p.setup_flags)),
+         Value::text(r.flags_in_effect), ratio(r.seconds * 1e9, static_cast<double>(r.completions)),
+         ratio(static_cast<double>(r.completions), static_cast<double>(r.enters)),
+         Value::integer(r.enters),
+         r.sqpoll_cpu_ms < 0 ? Value::null() : Value::real(r.sqpoll_cpu_ms),
+         Value::integer(r.errors)});
     return t;
 }
 

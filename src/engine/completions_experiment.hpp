@@ -9,7 +9,7 @@
 // combination; a combination the kernel refuses is a row saying so.
 #pragma once
 
-#include "table.hpp"
+#include "result.hpp"
 #include "usage.hpp"
 
 #include <functional>
@@ -45,7 +45,7 @@ void validate(const CompletionsParams& p, const CompletionsCaps& caps);
 
 struct CompletionsResult {
     CompletionsParams params;
-    std::string status; // "ok", "stopped", or "unsupported: ..."
+    Outcome outcome = Outcome::ok();
     std::string flags_in_effect;
     long completions = 0;
     double seconds = 0;

@@ -5,6 +5,7 @@
 #include "fd.hpp"
 #include "params.hpp"
 #include "ring.hpp"
+#include "stop_poll.hpp"
 
 #include <cerrno>
 #include <cstring>
@@ -195,7 +196,8 @@ EventsResult run_events(const EventsParams& p,
         } catch (const SysError& e) {
             if (e.err() != EINVAL && e.err() != EOPNOTSUPP)
                 throw;
-            r.status = std::string("unsupported: the kernel refuses the ring: ") + e.what();
+            r.outcome =
+                Outcome::unsupported(std::string("the kernel refuses the ring: ") + e.what());
             return r;
         }
     } else if (external)
@@ -208,13 +210,11 @@ EventsResult run_events(const EventsParams& p,
     std::vector<int> ready(static_cast<size_t>(p.pipes));
     const UsageMeter usage(RUSAGE_SELF);
     const std::int64_t t0 = now_ns();
-    bool stopped = false;
+    StopPoll stop(should_stop);
     const char byte = 'e';
     while (r.events < p.events) {
-        if ((r.rounds & 255) == 0 && should_stop()) {
-            stopped = true;
+        if (stop.poll())
             break;
-        }
         const std::int64_t start = now_ns();
         for (auto& pp : pipes)
             check_syscall(::write(pp.write_end.get(), &byte, 1), "write");
@@ -238,22 +238,18 @@ EventsResult run_events(const EventsParams& p,
     r.seconds = (now_ns() - t0) / 1e9;
     r.usage = usage.delta();
     r.enters = waiter->enters();
-    r.status = stopped ? "stopped" : "ok";
+    if (stop.stopped())
+        r.outcome = Outcome::stopped();
     return r;
 }
 
 Table events_table(const EventsResult& r) {
-    Table t = experiment_table({"pipes", "rounds", "enters", "vcsw", "ivcsw", "latency_histogram"});
-    const auto& h = r.round_latency;
-    t.rows.push_back(
-        {Value::text("events"), Value::text(r.params.backend), Value::text(r.status),
-         Value::integer(r.events), Value::real(r.seconds),
-         r.seconds > 0 ? Value::real(r.events / r.seconds) : Value::null(),
-         Value::real(h.percentile(0.50) / 1e3), Value::real(h.percentile(0.99) / 1e3),
-         Value::real(h.max() / 1e3), Value::real(r.usage.user_ms), Value::real(r.usage.sys_ms),
-         Value::integer(r.params.pipes), Value::integer(r.rounds),
-         r.enters < 0 ? Value::null() : Value::integer(r.enters), Value::integer(r.usage.nvcsw),
-         Value::integer(r.usage.nivcsw), Value::text(h.encoded())});
+    Table t = experiment_table({"pipes", "rounds", "enters", "latency_histogram"});
+    add_row(t,
+            {"events", r.params.backend, r.outcome, r.events, r.seconds, &r.round_latency, r.usage},
+            {Value::integer(r.params.pipes), Value::integer(r.rounds),
+             r.enters < 0 ? Value::null() : Value::integer(r.enters),
+             Value::text(r.round_latency.encoded())});
     return t;
 }
 

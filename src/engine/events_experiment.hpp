@@ -8,7 +8,7 @@
 #pragma once
 
 #include "histogram.hpp"
-#include "table.hpp"
+#include "result.hpp"
 #include "usage.hpp"
 
 #include <functional>
@@ -49,7 +49,7 @@ void validate(const EventsParams& p, const EventsCaps& caps, const std::string& 
 
 struct EventsResult {
     EventsParams params;
-    std::string status; // "ok", "stopped" or "unsupported: ..."
+    Outcome outcome = Outcome::ok();
     long events = 0;
     long rounds = 0;
     double seconds = 0;

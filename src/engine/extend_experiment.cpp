@@ -7,6 +7,7 @@
 #include "params.hpp"
 #include "ring.hpp"
 #include "scratch_file.hpp"
+#include "stop_poll.hpp"
 #include "system_info.hpp"
 
 #include <algorithm>
@@ -497,10 +498,11 @@ ExtendResult run_extend(const ExtendParams& p, const std::vector<std::string>& a
     // Wait, sampling the io-wq workers and passing a stop request on. The
     // sessions' threads stay alive until released: their io-wq workers
     // exit with them, and the last sample must still see them.
+    StopPoll stop_poll(should_stop);
     while (!threads.wait_all_done(std::chrono::milliseconds(20))) {
         if (workers)
             workers->sample();
-        if (!stop && should_stop())
+        if (!stop && stop_poll.poll_now()) // every 20 ms
             stop = true;
     }
     r.seconds = (now_ns() - t0) / 1e9;
@@ -527,7 +529,8 @@ ExtendResult run_extend(const ExtendParams& p, const std::vector<std::string>& a
         r.iowq_workers = workers->workers_seen();
         r.iowq_cpu_ms = workers->cpu_ms();
     }
-    r.status = stop ? "stopped" : "ok";
+    if (stop)
+        r.outcome = Outcome::stopped();
     r.verified = "not checked";
     long extents = 0;
     for (const auto& t : targets) {
@@ -550,51 +553,38 @@ ExtendResult run_extend(const ExtendParams& p, const std::vector<std::string>& a
 
 Table extend_table(const ExtendResult& r) {
     const ExtendParams& p = r.params;
-    Table t =
-        experiment_table({"strategy",     "interface",    "sessions",      "shared",
-                          "min_blocks",   "max_blocks",   "block_size",    "write_data",
-                          "bytes",        "mb_per_sec",   "fallocates",    "zero_writes",
-                          "data_writes",  "lock_wait_ms", "vcsw",          "ivcsw",
-                          "iowq_workers", "iowq_cpu_ms",  "filesystem",    "extents",
-                          "file_bytes",   "verified",     "stale_removed", "latency_histogram"});
-    const auto& h = r.latency;
+    Table t = experiment_table({"strategy",      "interface",        "sessions",     "shared",
+                                "min_blocks",    "max_blocks",       "block_size",   "write_data",
+                                "bytes",         "mb_per_sec",       "fallocates",   "zero_writes",
+                                "data_writes",   "lock_wait_ms",     "iowq_workers", "iowq_cpu_ms",
+                                "filesystem",    "extents",          "file_bytes",   "verified",
+                                "stale_removed", "latency_histogram"});
     const auto opt = [](long v) { return v < 0 ? Value::null() : Value::integer(v); };
-    t.rows.push_back(
-        {Value::text("extend"),
-         Value::text(std::string(to_string(p.strategy)) + "/" + to_string(p.interface)),
-         Value::text(r.status),
-         Value::integer(r.extensions),
-         Value::real(r.seconds),
-         Value::real(r.seconds > 0 ? r.extensions / r.seconds : 0),
-         Value::real(h.percentile(0.50) / 1e3),
-         Value::real(h.percentile(0.99) / 1e3),
-         Value::real(h.max() / 1e3),
-         Value::real(r.usage.user_ms),
-         Value::real(r.usage.sys_ms),
-         Value::text(to_string(p.strategy)),
-         Value::text(to_string(p.interface)),
-         Value::integer(p.sessions),
-         Value::text(p.shared ? "yes" : "no"),
-         Value::integer(p.min_blocks),
-         Value::integer(p.max_blocks),
-         Value::integer(p.block_size),
-         Value::text(p.write_data ? "yes" : "no"),
-         Value::integer(static_cast<std::int64_t>(r.bytes)),
-         Value::real(r.seconds > 0 ? r.bytes / 1048576.0 / r.seconds : 0),
-         Value::integer(r.fallocate_calls),
-         Value::integer(r.zero_write_calls),
-         Value::integer(r.data_write_calls),
-         Value::real(r.lock_wait_ms),
-         Value::integer(r.usage.nvcsw),
-         Value::integer(r.usage.nivcsw),
-         opt(r.iowq_workers),
-         r.iowq_workers < 0 ? Value::null() : Value::real(r.iowq_cpu_ms),
-         Value::text(r.filesystem),
-         opt(r.extents),
-         Value::integer(static_cast<std::int64_t>(r.file_bytes)),
-         Value::text(r.verified),
-         Value::integer(r.stale_removed),
-         Value::text(h.encoded())});
+    add_row(t,
+            {"extend", std::string(to_string(p.strategy)) + "/" + to_string(p.interface), r.outcome,
+             r.extensions, r.seconds, &r.latency, r.usage},
+            {Value::text(to_string(p.strategy)),
+             Value::text(to_string(p.interface)),
+             Value::integer(p.sessions),
+             Value::text(p.shared ? "yes" : "no"),
+             Value::integer(p.min_blocks),
+             Value::integer(p.max_blocks),
+             Value::integer(p.block_size),
+             Value::text(p.write_data ? "yes" : "no"),
+             Value::integer(static_cast<std::int64_t>(r.bytes)),
+             ratio(r.bytes / 1048576.0, r.seconds),
+             Value::integer(r.fallocate_calls),
+             Value::integer(r.zero_write_calls),
+             Value::integer(r.data_write_calls),
+             Value::real(r.lock_wait_ms),
+             opt(r.iowq_workers),
+             r.iowq_workers < 0 ? Value::null() : Value::real(r.iowq_cpu_ms),
+             Value::text(r.filesystem),
+             opt(r.extents),
+             Value::integer(static_cast<std::int64_t>(r.file_bytes)),
+             Value::text(r.verified),
+             Value::integer(r.stale_removed),
+             Value::text(r.latency.encoded())});
     return t;
 }
 

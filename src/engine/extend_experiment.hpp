@@ -21,7 +21,7 @@
 #pragma once
 
 #include "histogram.hpp"
-#include "table.hpp"
+#include "result.hpp"
 #include "usage.hpp"
 
 #include <cstdint>
@@ -65,7 +65,7 @@ void validate(const ExtendParams& p, const ExtendCaps& caps);
 
 struct ExtendResult {
     ExtendParams params;
-    std::string status; // "ok" or "stopped"
+    Outcome outcome = Outcome::ok(); // ok or stopped
     long extensions = 0;
     long fallocate_calls = 0;
     long zero_write_calls = 0; // pwritev / IORING_OP_WRITEV of zeros

@@ -4,6 +4,7 @@
 #include "error.hpp"
 #include "process_snapshot.hpp"
 #include "ring.hpp"
+#include "stop_poll.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -144,9 +145,8 @@ void set_up(RingSet& set, const RingsVariant& v, const RingsParams& p) {
 
 // One block of variant `v`: set up its rings, time `n` forks, tear down.
 // The first block also records the mappings and page tables the rings add.
-// Returns false when should_stop() fired.
-bool run_block(RingsVariant& v, const RingsParams& p, int n, int block,
-               const std::function<bool()>& should_stop) {
+// Stops early once `stop` fires.
+void run_block(RingsVariant& v, const RingsParams& p, int n, int block, StopPoll& stop) {
     RingSet set;
     ProcessSnapshot before;
     if (block == 0)
@@ -176,12 +176,9 @@ bool run_block(RingsVariant& v, const RingsParams& p, int n, int block,
     }
     UsageMeter self(RUSAGE_SELF), children(RUSAGE_CHILDREN);
     const std::int64_t t_forks = now_ns();
-    bool stopped = false;
     for (int i = 0; i < n; ++i) {
-        if (should_stop()) {
-            stopped = true;
+        if (stop.poll_now()) // a fork is a long iteration: ask every time
             break;
-        }
         time_one_fork(v.fork_latency, v.fork_call);
         ++v.forks;
     }
@@ -190,7 +187,6 @@ bool run_block(RingsVariant& v, const RingsParams& p, int n, int block,
     const std::int64_t t_teardown = now_ns();
     set.reset();
     v.teardown_ms += (now_ns() - t_teardown) / 1e6;
-    return !stopped;
 }
 
 } // namespace
@@ -226,7 +222,6 @@ RingsResult run_rings(const RingsParams& p, const std::function<bool()>& should_
         v.variant = name;
         v.rings = rings;
         v.depth = rings ? p.depth : 0;
-        v.status = "ok";
         r.variants.push_back(v);
     };
     add("baseline", 0);
@@ -236,31 +231,34 @@ RingsResult run_rings(const RingsParams& p, const std::function<bool()>& should_
         add("no_mmap", p.rings);
 
     const int nvariants = static_cast<int>(r.variants.size());
+    StopPoll stop(should_stop);
     int blocks = 0;
-    for (int done = 0; done < p.forks && !r.stopped; done += kBlockForks, ++blocks) {
+    for (int done = 0; done < p.forks && !stop.stopped(); done += kBlockForks, ++blocks) {
         const int n = std::min(kBlockForks, p.forks - done);
-        for (int k = 0; k < nvariants && !r.stopped; ++k) {
+        for (int k = 0; k < nvariants && !stop.stopped(); ++k) {
             // Rotate which variant goes first, so none always follows a teardown.
             RingsVariant& v = r.variants[(blocks + k) % nvariants];
-            if (v.status != "ok")
+            if (!v.outcome.is_ok())
                 continue;
             try {
-                r.stopped = !run_block(v, p, n, blocks, should_stop);
+                run_block(v, p, n, blocks, stop);
             } catch (const SysError& e) {
                 if (blocks == 0 && v.variant == "no_mmap" &&
                     (e.err() == EINVAL || e.err() == EOPNOTSUPP)) {
-                    v.status =
-                        std::string("unsupported: the kernel rejects IORING_SETUP_NO_MMAP (") +
-                        std::strerror(e.err()) + ")";
+                    v.outcome = Outcome::unsupported(
+                        std::string("the kernel rejects IORING_SETUP_NO_MMAP (") +
+                        std::strerror(e.err()) + ")");
                     continue;
                 }
                 throw;
             }
         }
     }
+    if (stop.stopped())
+        r.outcome = Outcome::stopped();
     for (auto& v : r.variants) {
-        if (r.stopped && v.status == "ok")
-            v.status = "stopped";
+        if (stop.stopped() && v.outcome.is_ok())
+            v.outcome = Outcome::stopped();
         // Set-up and teardown are reported per block.
         if (blocks > 0) {
             v.setup_ms /= blocks;
@@ -271,35 +269,22 @@ RingsResult run_rings(const RingsParams& p, const std::function<bool()>& should_
 }
 
 Table rings_table(const RingsResult& r) {
-    Table t = experiment_table({"minflt", "rings", "depth", "ring_bytes", "setup_ms", "teardown_ms",
+    Table t = experiment_table({"rings", "depth", "ring_bytes", "setup_ms", "teardown_ms",
                                 "maps_before", "maps_after", "vmpte_before_kb", "vmpte_after_kb",
                                 "fork_call_p50_us", "fork_call_p99_us", "latency_histogram"});
     for (const auto& v : r.variants) {
-        const auto& h = v.fork_latency;
-        t.rows.push_back({Value::text("rings"),
-                          Value::text(v.variant),
-                          Value::text(v.status),
-                          Value::integer(v.forks),
-                          Value::real(v.fork_seconds),
-                          Value::real(v.fork_seconds > 0 ? v.forks / v.fork_seconds : 0),
-                          Value::real(h.percentile(0.50) / 1e3),
-                          Value::real(h.percentile(0.99) / 1e3),
-                          Value::real(h.max() / 1e3),
-                          Value::real(v.usage.user_ms),
-                          Value::real(v.usage.sys_ms),
-                          Value::integer(v.usage.minflt),
-                          Value::integer(v.rings),
-                          Value::integer(v.depth),
-                          Value::integer(static_cast<std::int64_t>(v.ring_bytes)),
-                          Value::real(v.setup_ms),
-                          Value::real(v.teardown_ms),
-                          Value::integer(v.maps_before),
-                          Value::integer(v.maps_after),
-                          Value::integer(v.pte_before_kb),
-                          Value::integer(v.pte_after_kb),
-                          Value::real(v.fork_call.percentile(0.50) / 1e3),
-                          Value::real(v.fork_call.percentile(0.99) / 1e3),
-                          Value::text(h.encoded())});
+        const auto& call = v.fork_call;
+        const auto call_us = [&](double p) {
+            return call.count() ? Value::real(call.percentile(p) / 1e3) : Value::null();
+        };
+        add_row(t,
+                {"rings", v.variant, v.outcome, v.forks, v.fork_seconds, &v.fork_latency, v.usage},
+                {Value::integer(v.rings), Value::integer(v.depth),
+                 Value::integer(static_cast<std::int64_t>(v.ring_bytes)), Value::real(v.setup_ms),
+                 Value::real(v.teardown_ms), Value::integer(v.maps_before),
+                 Value::integer(v.maps_after), Value::integer(v.pte_before_kb),
+                 Value::integer(v.pte_after_kb), call_us(0.50), call_us(0.99),
+                 Value::text(v.fork_latency.encoded())});
     }
     return t;
 }

@@ -9,7 +9,7 @@
 #pragma once
 
 #include "histogram.hpp"
-#include "table.hpp"
+#include "result.hpp"
 #include "usage.hpp"
 
 #include <functional>
@@ -39,7 +39,7 @@ void validate(const RingsParams& p, const RingsCaps& caps);
 
 struct RingsVariant {
     std::string variant; // baseline, mmap, mmap+dontfork, no_mmap
-    std::string status;  // "ok", "stopped", or "unsupported: why"
+    Outcome outcome = Outcome::ok();
     int rings = 0;
     int depth = 0;
     size_t ring_bytes = 0;  // kernel ring memory (mmap) or region size (no_mmap)
@@ -58,7 +58,7 @@ struct RingsVariant {
 
 struct RingsResult {
     std::vector<RingsVariant> variants;
-    bool stopped = false; // should_stop() fired: the caller raises the interrupt
+    Outcome outcome = Outcome::ok(); // stopped: the caller raises the interrupt
 };
 
 // Runs the variants; polls should_stop() between forks. Every ring, region

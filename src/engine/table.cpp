@@ -20,12 +20,4 @@ std::string Value::to_string(bool exact) const {
     }
 }
 
-Table experiment_table(const std::vector<std::string>& own_columns) {
-    Table t;
-    t.columns = {"experiment", "variant", "status", "ops",     "seconds", "ops_per_sec",
-                 "p50_us",     "p99_us",  "max_us", "user_ms", "sys_ms"};
-    t.columns.insert(t.columns.end(), own_columns.begin(), own_columns.end());
-    return t;
-}
-
 } // namespace uringprobe

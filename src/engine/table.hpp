@@ -29,9 +29,4 @@ struct Table {
     std::vector<std::vector<Value>> rows;
 };
 
-// An experiment's table: the columns every experiment's rows start with
-// (experiment, variant, status, ops, seconds, ops_per_sec, p50_us, p99_us,
-// max_us, user_ms, sys_ms), then its own.
-Table experiment_table(const std::vector<std::string>& own_columns);
-
 } // namespace uringprobe

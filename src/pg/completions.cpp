@@ -51,7 +51,7 @@ Datum uringprobe_completions(PG_FUNCTION_ARGS) {
         uringprobe::validate(p, uringprobe::CompletionsCaps{});
         const uringprobe::CompletionsResult r =
             uringprobe::run_completions(p, allowed, uringprobe::pg::stop_requested);
-        stopped = r.status == "stopped";
+        stopped = r.outcome.is_stopped();
         return uringprobe::completions_table(r);
     });
 }

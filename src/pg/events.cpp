@@ -114,7 +114,7 @@ Datum uringprobe_events(PG_FUNCTION_ARGS) {
         const uringprobe::EventsResult r = uringprobe::run_events(
             p, [&] { return std::make_unique<WaitEventSetWaiter>(p.pipes); },
             uringprobe::pg::stop_requested);
-        stopped = r.status == "stopped";
+        stopped = r.outcome.is_stopped();
         return uringprobe::events_table(r);
     });
 }

@@ -52,7 +52,7 @@ Datum uringprobe_extend(PG_FUNCTION_ARGS) {
         uringprobe::validate(p, caps);
         const uringprobe::ExtendResult r =
             uringprobe::run_extend(p, allowed, uringprobe::pg::stop_requested);
-        stopped = r.status == "stopped";
+        stopped = r.outcome.is_stopped();
         return uringprobe::extend_table(r);
     });
 }

@@ -4,19 +4,30 @@
 
 extern "C" {
 #include "catalog/pg_type_d.h"
+#include "utils/builtins.h"
 }
 
 #include <new>
 
 namespace uringprobe::pg {
 
+namespace {
+// palloc without raising, for use inside run_guarded().
+void* palloc_guarded(size_t bytes) {
+    void* p = palloc_extended(bytes ? bytes : 1, MCXT_ALLOC_NO_OOM);
+    if (!p)
+        throw std::bad_alloc();
+    return p;
+}
+} // namespace
+
 void copy_table(const Table& table, ResultRows* out) {
     const int ncols = static_cast<int>(table.columns.size());
     const size_t n = table.rows.size() * static_cast<size_t>(ncols);
-    out->cells = static_cast<ResultCell*>(
-        palloc_extended(sizeof(ResultCell) * (n ? n : 1), MCXT_ALLOC_NO_OOM));
-    if (!out->cells)
-        throw std::bad_alloc();
+    out->names = static_cast<char**>(palloc_guarded(sizeof(char*) * ncols));
+    for (int c = 0; c < ncols; ++c)
+        out->names[c] = pstrdup_guarded(table.columns[c]);
+    out->cells = static_cast<ResultCell*>(palloc_guarded(sizeof(ResultCell) * n));
     for (size_t r = 0; r < table.rows.size(); ++r) {
         for (int c = 0; c < ncols; ++c) {
             const Value& v = table.rows[r].at(c);
@@ -44,6 +55,14 @@ void emit_rows(FunctionCallInfo fcinfo, const ResultRows& rows) {
              "uringprobe: the function returns %d columns but the module produced %d; "
              "reinstall the extension (ALTER EXTENSION uringprobe UPDATE)",
              desc->natts, rows.ncols);
+    for (int c = 0; c < rows.ncols; ++c) {
+        const char* name = NameStr(TupleDescAttr(desc, c)->attname);
+        if (strcmp(name, rows.names[c]) != 0)
+            elog(ERROR,
+                 "uringprobe: column %d of the function is \"%s\" but the module produced "
+                 "\"%s\"; reinstall the extension (ALTER EXTENSION uringprobe UPDATE)",
+                 c + 1, name, rows.names[c]);
+    }
     Datum* values = static_cast<Datum*>(palloc(sizeof(Datum) * rows.ncols));
     bool* nulls = static_cast<bool*>(palloc(sizeof(bool) * rows.ncols));
     for (int r = 0; r < rows.nrows; ++r) {
@@ -63,8 +82,12 @@ void emit_rows(FunctionCallInfo fcinfo, const ResultRows& rows) {
                 values[c] = CStringGetTextDatum(cell.s);
             else
                 elog(ERROR,
-                     "uringprobe: column %d has type %u, which does not match the module's value",
-                     c + 1, type);
+                     "uringprobe: column %d of the function (\"%s\") is %s, which cannot hold "
+                     "the module's %s; reinstall the extension (ALTER EXTENSION uringprobe UPDATE)",
+                     c + 1, rows.names[c], format_type_be(type),
+                     cell.kind == Value::Kind::text      ? "text"
+                     : cell.kind == Value::Kind::integer ? "bigint"
+                                                         : "double precision");
         }
         tuplestore_putvalues(rsinfo->setResult, desc, values, nulls);
     }

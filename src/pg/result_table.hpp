@@ -19,6 +19,7 @@ struct ResultCell {
 struct ResultRows {
     int nrows = 0;
     int ncols = 0;
+    char** names = nullptr;      // ncols column names
     ResultCell* cells = nullptr; // nrows * ncols, row-major
 };
 
@@ -26,8 +27,10 @@ struct ResultRows {
 void copy_table(const Table& table, ResultRows* out);
 
 // Outside run_guarded(): return `rows` as the function's result set. The
-// function's OUT columns must match the table's columns in number, with
-// bigint for integers, double precision for reals and text for text.
+// function's OUT columns must match the table's columns in number, name
+// and order, with bigint for integers, double precision for reals and
+// text for text; a mismatch (an install script of another version) is an
+// error naming the first column that differs.
 void emit_rows(FunctionCallInfo fcinfo, const ResultRows& rows);
 
 } // namespace uringprobe::pg

@@ -32,7 +32,7 @@ Datum uringprobe_rings(PG_FUNCTION_ARGS) {
         caps.max_forks = uringprobe::pg::max_forks_setting;
         uringprobe::validate(p, caps);
         const uringprobe::RingsResult r = uringprobe::run_rings(p, uringprobe::pg::stop_requested);
-        stopped = r.stopped;
+        stopped = r.outcome.is_stopped();
         return uringprobe::rings_table(r);
     });
 }

@@ -36,7 +36,7 @@ TEST(Completions, ExactCounts) {
                 const CompletionsResult r = run_completions(p, {t.path()}, never);
                 SCOPED_TRACE(std::to_string(int(op)) + "/" + std::to_string(int(reaping)) + "/" +
                              std::to_string(depth));
-                EXPECT_EQ(r.status, "ok");
+                EXPECT_EQ(r.outcome.status(), "ok");
                 EXPECT_EQ(r.completions, 1000);
                 EXPECT_EQ(r.errors, 0);
                 EXPECT_GT(r.enters, 0);
@@ -61,10 +61,10 @@ TEST(Completions, RefusedFlagsAreARow) {
     CompletionsParams p = params(CompletionOp::nop, 8, Reaping::batch, 100);
     p.setup_flags = IORING_SETUP_DEFER_TASKRUN; // needs SINGLE_ISSUER
     const CompletionsResult r = run_completions(p, {}, never);
-    EXPECT_EQ(r.status.rfind("unsupported: ", 0), 0u) << r.status;
+    EXPECT_EQ(r.outcome.status().rfind("unsupported: ", 0), 0u) << r.outcome.status();
     p.setup_flags = IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_COOP_TASKRUN;
     const CompletionsResult ok = run_completions(p, {}, never);
-    EXPECT_EQ(ok.status, "ok");
+    EXPECT_EQ(ok.outcome.status(), "ok");
     EXPECT_EQ(ok.flags_in_effect, "single_issuer,coop_taskrun");
 }
 
@@ -72,9 +72,9 @@ TEST(Completions, SqpollThreadIsMeasuredAndGone) {
     CompletionsParams p = params(CompletionOp::nop, 32, Reaping::batch, 20000);
     p.setup_flags = IORING_SETUP_SQPOLL;
     const CompletionsResult r = run_completions(p, {}, never);
-    if (r.status.rfind("unsupported", 0) == 0)
-        GTEST_SKIP() << r.status;
-    EXPECT_EQ(r.status, "ok");
+    if (r.outcome.status().rfind("unsupported", 0) == 0)
+        GTEST_SKIP() << r.outcome.status();
+    EXPECT_EQ(r.outcome.status(), "ok");
     EXPECT_EQ(r.completions, 20000);
     EXPECT_GE(r.sqpoll_cpu_ms, 0);
 }
@@ -84,7 +84,7 @@ TEST(Completions, StoppedRunsEndCleanly) {
         std::atomic<int> polls{0};
         const CompletionsResult r = run_completions(params(op, 32, Reaping::each, 100000000), {},
                                                     [&] { return ++polls > 3; });
-        EXPECT_EQ(r.status, "stopped");
+        EXPECT_EQ(r.outcome.status(), "stopped");
         EXPECT_LT(r.completions, 100000000);
     }
 }

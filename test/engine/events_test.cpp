@@ -56,9 +56,9 @@ TEST(Events, EveryBackendDeliversExactlyTheEvents) {
             p.events = 2000;
             const EventsResult r = run_events(p, nullptr, never);
             SCOPED_TRACE(std::string(backend) + " x" + std::to_string(pipes));
-            if (r.status.rfind("unsupported", 0) == 0)
+            if (r.outcome.status().rfind("unsupported", 0) == 0)
                 continue; // a kernel without multishot or DEFER_TASKRUN says so
-            EXPECT_EQ(r.status, "ok");
+            EXPECT_EQ(r.outcome.status(), "ok");
             EXPECT_EQ(r.events, 2000);
             EXPECT_EQ(r.rounds, 2000 / pipes);
             EXPECT_EQ(r.round_latency.count(), static_cast<std::uint64_t>(r.rounds));
@@ -82,7 +82,7 @@ TEST(Events, ACallersWaiter) {
         },
         never);
     EXPECT_NE(made, nullptr);
-    EXPECT_EQ(r.status, "ok");
+    EXPECT_EQ(r.outcome.status(), "ok");
     EXPECT_EQ(r.events, 3000);
     EXPECT_GE(r.enters, 1000);
 }
@@ -92,7 +92,7 @@ TEST(Events, StoppedRunsEndCleanly) {
     p.events = 100000000;
     std::atomic<int> polls{0};
     const EventsResult r = run_events(p, nullptr, [&] { return ++polls > 3; });
-    EXPECT_EQ(r.status, "stopped");
+    EXPECT_EQ(r.outcome.status(), "stopped");
     EXPECT_LT(r.events, 100000000);
 }
 

@@ -37,7 +37,7 @@ TEST(Extend, EveryStrategyAndInterfaceIsExact) {
             TempDir t;
             const ExtendResult r = run_extend(fixed(t, s, i), {t.path()}, never);
             SCOPED_TRACE(std::string(to_string(s)) + "/" + to_string(i));
-            EXPECT_EQ(r.status, "ok");
+            EXPECT_EQ(r.outcome.status(), "ok");
             EXPECT_EQ(r.extensions, 16);
             EXPECT_EQ(r.bytes, 1048576u);
             EXPECT_EQ(r.file_bytes, 1048576u);
@@ -73,7 +73,7 @@ TEST(Extend, SessionsOnOneFileAndOnTheirOwn) {
         p.sessions = 4;
         p.shared = shared;
         const ExtendResult r = run_extend(p, {t.path()}, never);
-        EXPECT_EQ(r.status, "ok");
+        EXPECT_EQ(r.outcome.status(), "ok");
         EXPECT_EQ(r.bytes, 4u << 20);
         EXPECT_EQ(r.file_bytes, 4u << 20);
         EXPECT_EQ(r.verified, "ok");
@@ -104,7 +104,7 @@ TEST(Extend, StoppedRunsLeaveNothing) {
     p.sessions = 4;
     std::atomic<int> polls{0};
     const ExtendResult r = run_extend(p, {t.path()}, [&] { return ++polls > 2; });
-    EXPECT_EQ(r.status, "stopped");
+    EXPECT_EQ(r.outcome.status(), "stopped");
     EXPECT_LT(r.bytes, 1024ull << 20);
     EXPECT_EQ(t.entries(), 0);
 }

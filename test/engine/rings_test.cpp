@@ -21,7 +21,7 @@ TEST(Rings, BothLayoutsAndTheBaseline) {
     p.depth = 8;
     p.forks = 6;
     const RingsResult r = run_rings(p, never);
-    EXPECT_FALSE(r.stopped);
+    EXPECT_FALSE(r.outcome.is_stopped());
     std::map<std::string, const RingsVariant*> v;
     for (const auto& x : r.variants)
         v[x.variant] = &x;
@@ -30,9 +30,9 @@ TEST(Rings, BothLayoutsAndTheBaseline) {
     for (const char* name : {"baseline", "mmap", "no_mmap"}) {
         const RingsVariant& x = *v[name];
         SCOPED_TRACE(name);
-        if (x.status.rfind("unsupported", 0) == 0)
+        if (x.outcome.status().rfind("unsupported", 0) == 0)
             continue; // no IORING_SETUP_NO_MMAP in this kernel
-        EXPECT_EQ(x.status, "ok");
+        EXPECT_EQ(x.outcome.status(), "ok");
         EXPECT_EQ(x.forks, 6);
         EXPECT_EQ(x.fork_latency.count(), 6u);
         EXPECT_EQ(x.fork_call.count(), 6u);
@@ -51,7 +51,7 @@ TEST(Rings, StoppedRunsEndCleanly) {
     p.forks = 100000;
     std::atomic<int> polls{0};
     const RingsResult r = run_rings(p, [&] { return ++polls > 5; });
-    EXPECT_TRUE(r.stopped);
+    EXPECT_TRUE(r.outcome.is_stopped());
 }
 
 TEST(Rings, BadParametersAreRefused) {
