@@ -97,9 +97,9 @@ for my $server (@servers)
 		{
 			my ($ret, $out, $err) = $node->psql('postgres',
 				"SELECT * FROM uringprobe_extend('$dir_of{tiny}', '$strategy', total_mb => 64); SELECT 'alive'",
-				on_error_stop => 0);
-			like($err, qr/No space left on device.*\n.*HINT:  the filesystem is full/,
-				"$cell: $strategy on a full filesystem: ENOSPC with a hint");
+				extra_params => [ '--set=VERBOSITY=verbose' ], on_error_stop => 0);
+			like($err, qr/ERROR:  53100: uringprobe: .*No space left on device.*\n(?:.*\n)*?HINT:  the filesystem is full/,
+				"$cell: $strategy on a full filesystem: ENOSPC as disk_full (53100) with a hint");
 			like($out, qr/alive/, "$cell: $strategy: the session goes on after ENOSPC");
 		}
 		is(scalar(scratch_files($dir_of{tiny})), 0, "$cell: nothing left on the full filesystem");

@@ -5,6 +5,8 @@
 # it). Each case fails with one error — SQLSTATE 53000, the errno and a hint
 # naming the limit — and the backend holds afterwards exactly what it held
 # before, with no scratch file left and the next call running normally.
+# An ERROR PostgreSQL itself raises inside an experiment (its WaitEventSet
+# out of descriptors) reaches the caller with its own SQLSTATE and message.
 use strict;
 use warnings;
 use PostgreSQL::Test::Utils;
@@ -49,6 +51,58 @@ sub refused
 	is_deeply([ scratch_files($scratch) ], [], "$what: no scratch file left");
 }
 
+# An ERROR raised by PostgreSQL itself inside an experiment keeps its
+# SQLSTATE, message and hint: the pipes of pg_waiteventset take every
+# descriptor under RLIMIT_NOFILE but one short of what the WaitEventSet
+# needs, so its epoll_create1() fails inside the server (elog: XX000).
+# Reading a table holds one more descriptor open, to get the parity right;
+# the server's own use of descriptors moves, so a session that never hits
+# the exact count is followed by another (at most three).
+sub server_error_kept
+{
+	my ($node, $name) = @_;
+	$node->safe_psql('postgres', join ';', map { "CREATE TABLE pad$_ AS SELECT 1 AS x" } 1 .. 10);
+	my $result;
+	for my $session (1 .. 3)
+	{
+		$result = $node->safe_psql('postgres', <<'SQL');
+CREATE FUNCTION pg_temp.waiteventset_out_of_fds() RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    n int;
+    st text;
+    msg text;
+    trace text := '';
+BEGIN
+    FOR i IN 1 .. 10 LOOP
+        SELECT open_fds INTO n FROM uringprobe_backend();
+        trace := trace || format(' [%s fds open:', n);
+        -- from as many pipes as the descriptors counted allow (the server
+        -- holds a few more while it runs the call), down, until
+        -- the pipes fit (then the parity is wrong: hold one more)
+        FOR pipes IN REVERSE (128 - n) / 2 .. 1 LOOP
+            BEGIN
+                PERFORM count(*) FROM uringprobe_events('pg_waiteventset', pipes, 10);
+                trace := trace || format(' %s pipes ok]', pipes);
+                EXIT;
+            EXCEPTION WHEN OTHERS THEN
+                GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, msg = MESSAGE_TEXT;
+                IF msg LIKE '%CreateWaitEventSet%' THEN
+                    RETURN st || ' ' || msg;
+                END IF;
+            END;
+        END LOOP;
+        EXECUTE format('SELECT count(*) FROM pad%s', i);
+    END LOOP;
+    RETURN 'no error from the server:' || trace;
+END $$;
+SELECT pg_temp.waiteventset_out_of_fds();
+SQL
+		last if $result =~ /CreateWaitEventSet/;
+	}
+	like($result, qr/^XX000 uringprobe: CreateWaitEventSet: epoll_create1 failed: Too many open files$/,
+		"$name, ulimit -n 128: the server's own ERROR inside an experiment keeps its SQLSTATE and message");
+}
+
 for my $server (servers())
 {
 	# PostgreSQL 18 under io_method=worker: no ring per process slot, so
@@ -66,6 +120,7 @@ for my $server (servers())
 		'128', "$server->{name}: the backend's RLIMIT_NOFILE is 128");
 	refused($node, "$server->{name}, ulimit -n 128: $_->[0]", $_->[1], $_->[2], 'RLIMIT_NOFILE')
 	  for @nofile_cases;
+	server_error_kept($node, $server->{name});
 	$node->stop;
 
 	set_soft_limits(nofile => $hard{nofile}, memlock => 65536);

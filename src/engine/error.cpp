@@ -1,5 +1,7 @@
 #include "error.hpp"
 
+#include "io_uring_caps.hpp"
+
 #include <cerrno>
 #include <cstring>
 
@@ -22,7 +24,7 @@ std::string errno_hint(int err, const std::string& call) {
         return "the system ran out of file descriptors: raise fs.file-max";
     case ENOMEM:
         if (ring_setup)
-            return "io_uring ring memory is charged to RLIMIT_MEMLOCK: raise ulimit -l";
+            return ring_memory_hint(ring_memory_charge());
         return "out of memory";
     case ENOSYS:
         return "the kernel does not support io_uring";

@@ -218,6 +218,34 @@ void probe_memlock(IoUringCaps& caps) {
     }
 }
 
+} // namespace
+
+MemlockCharge ring_memory_charge() {
+    static const MemlockCharge charge = [] {
+        IoUringCaps caps;
+        probe_memlock(caps);
+        return caps.memlock;
+    }();
+    return charge;
+}
+
+std::string ring_memory_hint(MemlockCharge charge) {
+    switch (charge) {
+    case MemlockCharge::charged:
+        return "io_uring ring memory is charged to RLIMIT_MEMLOCK here: raise ulimit -l, or "
+               "use fewer or smaller rings";
+    case MemlockCharge::not_charged:
+    case MemlockCharge::exempt:
+        return "the kernel could not allocate the ring's memory (it is not charged to "
+               "RLIMIT_MEMLOCK here): free memory, or use fewer or smaller rings";
+    default:
+        return "out of memory for the ring, or RLIMIT_MEMLOCK (ulimit -l) if this kernel "
+               "charges ring memory to it";
+    }
+}
+
+namespace {
+
 void probe_region(IoUringCaps& caps, unsigned entries) {
 #ifdef URINGPROBE_HAVE_QUEUE_INIT_MEM
     const size_t bytes = 1024 * 1024;

@@ -40,6 +40,13 @@ struct IoUringCaps {
 // Probe with rings of `entries` entries (the size PostgreSQL would use).
 IoUringCaps probe_io_uring(unsigned entries);
 
+// Whether this kernel charges this process's ring memory to RLIMIT_MEMLOCK:
+// probed once (a ring created under a soft limit of 0), then remembered.
+MemlockCharge ring_memory_charge();
+// The hint for a ring set-up that failed with ENOMEM: names RLIMIT_MEMLOCK
+// only where ring memory is found charged to it.
+std::string ring_memory_hint(MemlockCharge charge);
+
 // liburing: the version compiled against, and the one actually loaded.
 std::string liburing_compiled_version();
 std::string liburing_loaded_version(std::string* path);

@@ -3,6 +3,7 @@
 #include "../engine/error.hpp"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <exception>
 #include <new>
@@ -24,10 +25,11 @@ int sqlstate_for_errno(int err) {
         return ERRCODE_INSUFFICIENT_PRIVILEGE;
     case ENOENT:
         return ERRCODE_UNDEFINED_FILE;
+    case ENOSPC:
+        return ERRCODE_DISK_FULL;
     case EMFILE:
     case ENFILE:
     case ENOMEM:
-    case ENOSPC:
         return ERRCODE_INSUFFICIENT_RESOURCES;
     case ENOSYS:
     case EOPNOTSUPP:
@@ -39,10 +41,24 @@ int sqlstate_for_errno(int err) {
 
 } // namespace
 
+void take_pg_error(const char* what, MemoryContext cxt, CapturedError* out) noexcept {
+    MemoryContextSwitchTo(cxt);
+    ErrorData* e = CopyErrorData();
+    FlushErrorState();
+    out->raised = true;
+    out->sqlstate = e->sqlerrcode;
+    snprintf(out->message, sizeof out->message, "%s: %s", what, e->message ? e->message : "");
+    copy_text(out->detail, sizeof out->detail, e->detail);
+    copy_text(out->hint, sizeof out->hint, e->hint);
+    FreeErrorData(e);
+}
+
 void capture_current_exception(CapturedError* err) noexcept {
     err->raised = true;
     try {
         throw;
+    } catch (const PgError& e) {
+        *err = e.error();
     } catch (const InvalidArgument& e) {
         err->sqlstate = ERRCODE_INVALID_PARAMETER_VALUE;
         copy_text(err->message, sizeof err->message, e.what());
@@ -65,6 +81,7 @@ void capture_current_exception(CapturedError* err) noexcept {
 
 void raise_captured(const CapturedError& err) {
     ereport(ERROR, (errcode(err.sqlstate), errmsg("uringprobe: %s", err.message),
+                    err.detail[0] ? errdetail("%s", err.detail) : 0,
                     err.hint[0] ? errhint("%s", err.hint) : 0));
     pg_unreachable();
 }

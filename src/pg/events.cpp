@@ -2,7 +2,6 @@
 // poll, io_uring polls, or PostgreSQL's own WaitEventSet.
 #include "experiment.hpp"
 
-#include "../engine/error.hpp"
 #include "../engine/events_experiment.hpp"
 
 #include <cstring>
@@ -27,44 +26,18 @@ namespace {
 
 const char kWaitEventSet[] = "pg_waiteventset";
 
-// Runs `call` (a lambda capturing plain values by reference) behind
-// PG_TRY: an ERROR it raises becomes false and its message in `msg`, for a
-// C++ exception that is raised again, as a new ERROR, once the experiment
-// has unwound. No C++ object lives between the PG_TRY and the call.
-template <typename Call> bool pg_try(const Call& call, char* msg, size_t len) {
-    MemoryContext cxt = CurrentMemoryContext;
-    volatile bool ok = true;
-    PG_TRY();
-    { call(); }
-    PG_CATCH();
-    {
-        MemoryContextSwitchTo(cxt);
-        ErrorData* e = CopyErrorData();
-        FlushErrorState();
-        strlcpy(msg, e->message, len);
-        FreeErrorData(e);
-        ok = false;
-    }
-    PG_END_TRY();
-    return ok;
-}
-
 // The backend's own wait machinery as an EventWaiter.
 class WaitEventSetWaiter : public uringprobe::EventWaiter {
 public:
     explicit WaitEventSetWaiter(int pipes) : events_(new WaitEvent[size_t(pipes)]) {
         WaitEventSet*& set = set_;
-        const bool ok = pg_try(
-            [&] {
+        uringprobe::pg::call_pg("CreateWaitEventSet", [&] {
 #if PG_VERSION_NUM >= 170000
-                set = CreateWaitEventSet(CurrentResourceOwner, pipes);
+            set = CreateWaitEventSet(CurrentResourceOwner, pipes);
 #else
-                set = CreateWaitEventSet(CurrentMemoryContext, pipes);
+            set = CreateWaitEventSet(CurrentMemoryContext, pipes);
 #endif
-            },
-            msg_, sizeof msg_);
-        if (!ok)
-            throw uringprobe::SysError(EIO, std::string("CreateWaitEventSet: ") + msg_);
+        });
     }
     ~WaitEventSetWaiter() override {
         FreeWaitEventSet(set_);
@@ -72,17 +45,17 @@ public:
     void add(int fd, int index) override {
         WaitEventSet* set = set_;
         void* data = reinterpret_cast<void*>(static_cast<intptr_t>(index));
-        if (!pg_try([&] { AddWaitEventToSet(set, WL_SOCKET_READABLE, fd, nullptr, data); }, msg_,
-                    sizeof msg_))
-            throw uringprobe::SysError(EIO, std::string("AddWaitEventToSet: ") + msg_);
+        uringprobe::pg::call_pg("AddWaitEventToSet", [&] {
+            AddWaitEventToSet(set, WL_SOCKET_READABLE, fd, nullptr, data);
+        });
     }
     int wait(int* ready, int max) override {
         WaitEventSet* set = set_;
         WaitEvent* events = events_.get();
         int n = 0;
-        if (!pg_try([&] { n = WaitEventSetWait(set, -1, events, max, PG_WAIT_EXTENSION); }, msg_,
-                    sizeof msg_))
-            throw uringprobe::SysError(EIO, std::string("WaitEventSetWait: ") + msg_);
+        uringprobe::pg::call_pg("WaitEventSetWait", [&] {
+            n = WaitEventSetWait(set, -1, events, max, PG_WAIT_EXTENSION);
+        });
         for (int i = 0; i < n; ++i)
             ready[i] = static_cast<int>(reinterpret_cast<intptr_t>(events_[size_t(i)].user_data));
         return n;
@@ -91,7 +64,6 @@ public:
 private:
     WaitEventSet* set_ = nullptr;
     std::unique_ptr<WaitEvent[]> events_;
-    char msg_[512] = {};
 };
 
 } // namespace

@@ -35,6 +35,8 @@ static void remove_stale_scratch_files() {
             removed += uringprobe::ScratchDir(dir, {dir}).remove_stale_files();
     } catch (const std::exception& e) {
         snprintf(message, sizeof message, "%s", e.what());
+    } catch (...) {
+        snprintf(message, sizeof message, "an unknown C++ exception");
     }
     if (message[0])
         ereport(LOG, (errmsg("uringprobe: could not sweep the scratch directories: %s", message)));

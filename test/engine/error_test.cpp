@@ -1,0 +1,32 @@
+// Hints: the limit a DBA must look at, and only that one.
+#include "error.hpp"
+#include "io_uring_caps.hpp"
+
+#include <cerrno>
+#include <gtest/gtest.h>
+
+using namespace uringprobe;
+
+TEST(Error, RingMemoryHintNamesMemlockOnlyWhereCharged) {
+    EXPECT_NE(ring_memory_hint(MemlockCharge::charged).find("raise ulimit -l"), std::string::npos);
+    for (MemlockCharge c : {MemlockCharge::not_charged, MemlockCharge::exempt}) {
+        const std::string h = ring_memory_hint(c);
+        EXPECT_NE(h.find("not charged to RLIMIT_MEMLOCK"), std::string::npos) << h;
+        EXPECT_EQ(h.find("raise ulimit -l"), std::string::npos) << h;
+    }
+    EXPECT_NE(ring_memory_hint(MemlockCharge::unknown).find("if this kernel charges"),
+              std::string::npos);
+}
+
+TEST(Error, EnomemHintFollowsThisProcesssCharge) {
+    // This process's ring set-up failing with ENOMEM gets the hint for
+    // what the probe finds here; any other call's ENOMEM is plain.
+    EXPECT_EQ(SysError(ENOMEM, "io_uring_queue_init").hint(),
+              ring_memory_hint(ring_memory_charge()));
+    EXPECT_EQ(SysError(ENOMEM, "mmap").hint(), "out of memory");
+    EXPECT_NE(ring_memory_charge(), MemlockCharge::unknown);
+}
+
+TEST(Error, EnospcHintNamesTheFilesystem) {
+    EXPECT_EQ(SysError(ENOSPC, "fallocate").hint(), "the filesystem is full");
+}
