@@ -47,9 +47,7 @@ struct DatagramSource {
     std::optional<ChildProcess> sender;
 
     DatagramSource() {
-        socket = Fd(::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0));
-        if (!socket)
-            throw SysError(errno, "socket");
+        socket = Fd::socket(AF_INET, SOCK_DGRAM, 0);
         sockaddr_in addr{};
         addr.sin_family = AF_INET;
         addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
@@ -119,29 +117,24 @@ void run_ring(const CompletionsParams& p, int target_fd, CompletionsResult& r, S
     const int batch = p.batch ? p.batch : p.depth;
     const size_t slot_bytes = p.op == CompletionOp::read ? kReadBytes : kDatagramBytes;
     std::vector<char> buffers(slot_bytes * static_cast<size_t>(p.depth));
-    DrainedRing ring;
-    io_uring_params params{};
-    params.flags = p.setup_flags;
-    params.sq_thread_idle = 1000;
-    const int ret = io_uring_queue_init_params(static_cast<unsigned>(p.depth), &ring.ring, &params);
-    // Refused flags are a row; io_uring refused altogether (a plain ring
-    // fails too: kernel.io_uring_disabled, seccomp) is an error with its hint.
-    if (ret < 0 && p.setup_flags != 0) {
-        io_uring plain{};
-        const int plain_ret = io_uring_queue_init(1, &plain, 0);
-        if (plain_ret == 0)
-            io_uring_queue_exit(&plain);
-        check_neg_errno(plain_ret, "io_uring_queue_init");
-    }
-    if (p.setup_flags != 0 && (ret == -EINVAL || ret == -EPERM || ret == -EOPNOTSUPP)) {
+    std::optional<Ring> ring;
+    try {
+        ring.emplace(static_cast<unsigned>(p.depth), p.setup_flags, 1000);
+    } catch (const SysError& e) {
+        // Refused flags are a row; io_uring refused altogether (a plain
+        // ring fails too: kernel.io_uring_disabled, seccomp) is an error
+        // with its hint.
+        const int err = e.err();
+        if (p.setup_flags == 0 || (err != EINVAL && err != EPERM && err != EOPNOTSUPP))
+            throw;
+        Ring plain(1);
         r.outcome = Outcome::unsupported("the kernel refuses setup flags " +
                                          setup_flags_string(p.setup_flags) + " (" +
-                                         std::strerror(-ret) + ")");
+                                         std::strerror(err) + ")");
         r.flags_in_effect = "none";
         return;
     }
-    check_neg_errno(ret, "io_uring_queue_init");
-    ring.live = true;
+    const io_uring_params& params = ring->params();
     r.flags_in_effect = setup_flags_string(params.flags);
     const bool sqpoll = params.flags & IORING_SETUP_SQPOLL;
     std::optional<IoThreadSampler> sq_thread;
@@ -152,12 +145,12 @@ void run_ring(const CompletionsParams& p, int target_fd, CompletionsResult& r, S
     for (int s = p.depth - 1; s >= 0; --s)
         free_slots.push_back(s);
     std::vector<io_uring_cqe*> cqes(static_cast<size_t>(p.depth));
-    io_uring* ring_p = &ring.ring;
+    io_uring* ring_p = ring->get();
     auto complete = [&](io_uring_cqe* cqe) {
         if (cqe->res < 0)
             ++r.errors;
         free_slots.push_back(static_cast<int>(cqe->user_data));
-        --ring.inflight;
+        ring->completed();
         ++r.completions;
     };
 
@@ -170,7 +163,7 @@ void run_ring(const CompletionsParams& p, int target_fd, CompletionsResult& r, S
         const long left = p.completions - r.submitted;
         const int want = static_cast<int>(std::min<long>(batch, left));
         int prepared = 0;
-        if (want > 0 && p.depth - ring.inflight >= want) {
+        if (want > 0 && p.depth - ring->inflight() >= want) {
             for (; prepared < want; ++prepared) {
                 io_uring_sqe* sqe = io_uring_get_sqe(ring_p);
                 while (!sqe) { // SQPOLL: its thread has not taken the last SQEs yet
@@ -206,7 +199,7 @@ void run_ring(const CompletionsParams& p, int target_fd, CompletionsResult& r, S
             r.enters += enters;
             check_neg_errno(n, "io_uring_submit_and_wait");
             r.submitted += prepared;
-            ring.inflight += prepared;
+            ring->submitted(prepared);
         }
         if (p.reaping == Reaping::each) {
             io_uring_cqe* cqe = nullptr;

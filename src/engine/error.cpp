@@ -58,8 +58,15 @@ std::string errno_hint(int err, const std::string& call) {
 }
 
 SysError::SysError(int err, const std::string& call)
-    : std::system_error(err, std::generic_category(), call), call_(call),
-      hint_(errno_hint(err, call)) {}
+    : std::system_error(err, std::generic_category(), call), call_(call) {}
+
+const std::string& SysError::hint() const {
+    if (!hinted_) {
+        hint_ = errno_hint(err(), call_);
+        hinted_ = true;
+    }
+    return hint_;
+}
 
 int check_neg_errno(int ret, const char* call) {
     if (ret < 0)

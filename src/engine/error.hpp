@@ -14,12 +14,15 @@ public:
     SysError(int err, const std::string& call);
     int err() const { return code().value(); }
     const std::string& call() const { return call_; }
-    // What to do about it (may be empty).
-    const std::string& hint() const { return hint_; }
+    // What to do about it (may be empty). Made when first asked: a hint
+    // may probe the kernel (see ring_memory_hint), which must not happen
+    // while such a probe's own errors are being made.
+    const std::string& hint() const;
 
 private:
     std::string call_;
-    std::string hint_;
+    mutable std::string hint_;
+    mutable bool hinted_ = false;
 };
 
 // A parameter outside its allowed range; the message names both.

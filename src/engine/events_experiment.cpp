@@ -84,15 +84,11 @@ private:
 // re-armed only when the kernel ends it).
 class UringWaiter : public EventWaiter {
 public:
-    UringWaiter(bool multishot, bool defer, int pipes) : multishot_(multishot) {
-        io_uring_params params{};
-        if (defer)
-            params.flags = IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN;
-        const unsigned entries = static_cast<unsigned>(std::max(8, 2 * pipes));
-        check_neg_errno(io_uring_queue_init_params(entries, &ring_.ring, &params),
-                        "io_uring_queue_init");
-        ring_.live = true;
-    }
+    UringWaiter(bool multishot, bool defer, int pipes)
+        : multishot_(multishot),
+          ring_(static_cast<unsigned>(std::max(8, 2 * pipes)),
+                defer ? IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN : 0),
+          uring_(ring_.get()) {}
     void add(int fd, int index) override {
         fds_.resize(std::max<size_t>(fds_.size(), size_t(index) + 1), -1);
         fds_[size_t(index)] = fd;
@@ -101,19 +97,19 @@ public:
     int wait(int* ready, int max) override {
         int n;
         do
-            n = io_uring_submit_and_wait(&ring_.ring, 1);
+            n = io_uring_submit_and_wait(uring_, 1);
         while (n == -EINTR);
         ++enters_;
         check_neg_errno(n, "io_uring_submit_and_wait");
         int out = 0;
         io_uring_cqe* cqe = nullptr;
-        while (out < max && io_uring_peek_cqe(&ring_.ring, &cqe) == 0) {
+        while (out < max && io_uring_peek_cqe(uring_, &cqe) == 0) {
             const int index = static_cast<int>(cqe->user_data);
             const int res = cqe->res;
             const bool more = cqe->flags & IORING_CQE_F_MORE;
-            io_uring_cqe_seen(&ring_.ring, cqe);
+            io_uring_cqe_seen(uring_, cqe);
             if (!more)
-                --ring_.inflight;
+                ring_.completed();
             if (res < 0)
                 throw SysError(-res, multishot_ ? "io_uring multishot poll" : "io_uring poll");
             if (multishot_ && !more)
@@ -130,7 +126,7 @@ public:
 
 private:
     void arm(int index) {
-        io_uring_sqe* sqe = io_uring_get_sqe(&ring_.ring);
+        io_uring_sqe* sqe = io_uring_get_sqe(uring_);
         if (!sqe)
             throw SysError(EBUSY, "io_uring_get_sqe");
         if (multishot_)
@@ -138,18 +134,14 @@ private:
         else
             io_uring_prep_poll_add(sqe, fds_[size_t(index)], POLLIN);
         sqe->user_data = static_cast<__u64>(index);
-        ++ring_.inflight;
+        ring_.submitted(1);
     }
 
     bool multishot_;
-    DrainedRing ring_;
+    Ring ring_;
+    io_uring* uring_;
     std::vector<int> fds_;
     long enters_ = 0;
-};
-
-struct Pipe {
-    Fd read_end;
-    Fd write_end;
 };
 
 } // namespace
@@ -175,13 +167,10 @@ EventsResult run_events(const EventsParams& p,
     EventsResult r;
     r.params = p;
     // The pipes outlive the waiter: its polls are cancelled first.
-    std::vector<Pipe> pipes(static_cast<size_t>(p.pipes));
-    for (auto& pp : pipes) {
-        int fds[2];
-        check_syscall(::pipe2(fds, O_CLOEXEC | O_NONBLOCK), "pipe2");
-        pp.read_end = Fd(fds[0]);
-        pp.write_end = Fd(fds[1]);
-    }
+    std::vector<Pipe> pipes;
+    pipes.reserve(static_cast<size_t>(p.pipes));
+    for (int i = 0; i < p.pipes; ++i)
+        pipes.push_back(Pipe::open(O_NONBLOCK));
     std::unique_ptr<EventWaiter> waiter;
     const std::string& b = p.backend;
     if (b == "epoll")

@@ -2,6 +2,7 @@
 
 #include "error.hpp"
 #include "fd.hpp"
+#include "mapping.hpp"
 #include "ring.hpp"
 
 #include <cerrno>
@@ -28,11 +29,6 @@ constexpr unsigned kSetupCoopTaskrun = 1U << 8;
 constexpr unsigned kSetupSingleIssuer = 1U << 12;
 constexpr unsigned kSetupDeferTaskrun = 1U << 13;
 
-#if defined(IO_URING_VERSION_MAJOR) &&                                                             \
-    (IO_URING_VERSION_MAJOR > 2 || (IO_URING_VERSION_MAJOR == 2 && IO_URING_VERSION_MINOR >= 5))
-#define URINGPROBE_HAVE_QUEUE_INIT_MEM 1
-#endif
-
 struct FeatureName {
     unsigned bit;
     const char* name;
@@ -50,16 +46,13 @@ constexpr FeatureName kFeatures[] = {
 ProbeOutcome probe_setup_flag(const char* name, unsigned flags, unsigned entries) {
     ProbeOutcome out;
     out.name = name;
-    io_uring ring{};
-    io_uring_params p{};
-    p.flags = flags;
-    int ret = io_uring_queue_init_params(entries, &ring, &p);
-    if (ret < 0) {
-        out.err = -ret;
-        out.detail = std::string("io_uring_setup: ") + std::strerror(-ret);
+    try {
+        Ring ring(entries, flags);
+    } catch (const SysError& e) {
+        out.err = e.err();
+        out.detail = std::string("io_uring_setup: ") + std::strerror(e.err());
         return out;
     }
-    io_uring_queue_exit(&ring);
     out.ok = true;
     out.detail = "accepted";
     return out;
@@ -71,26 +64,17 @@ ProbeOutcome probe_setup_flag(const char* name, unsigned flags, unsigned entries
 ProbeOutcome probe_no_mmap(unsigned entries) {
     ProbeOutcome out;
     out.name = "NO_MMAP";
-    const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-    const size_t bytes = 64 * page;
-    void* mem =
-        mmap(nullptr, 2 * bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (mem == MAP_FAILED) {
-        out.err = errno;
-        out.detail = std::string("mmap: ") + std::strerror(errno);
+    const size_t bytes = 64 * page_round(1);
+    try {
+        const Mapping mem = Mapping::anonymous(2 * bytes, Mapping::Sharing::private_, "mmap");
+        Ring ring = Ring::in_region(entries, mem.data() + bytes, mem.data());
+    } catch (const SysError& e) {
+        out.err = e.err();
+        out.detail = e.what();
         return out;
     }
-    std::memset(mem, 0, 2 * bytes);
-    const int fd = setup_no_mmap_ring(entries, static_cast<char*>(mem) + bytes, mem);
-    if (fd < 0) {
-        out.err = -fd;
-        out.detail = std::string("io_uring_setup: ") + std::strerror(-fd);
-    } else {
-        close(fd);
-        out.ok = true;
-        out.detail = "accepted";
-    }
-    munmap(mem, 2 * bytes);
+    out.ok = true;
+    out.detail = "accepted";
     return out;
 }
 
@@ -133,13 +117,11 @@ std::vector<ProbeOutcome> probe_opcodes(Ring& ring) {
 ProbeOutcome probe_poll_multishot(Ring& ring) {
     ProbeOutcome out;
     out.name = "POLL_ADD multishot";
-    int fds[2];
-    check_syscall(pipe(fds), "pipe");
-    Fd rd(fds[0]), wr(fds[1]);
-    check_syscall(write(wr.get(), "x", 1), "write");
+    const Pipe pipe = Pipe::open();
+    check_syscall(write(pipe.write_end.get(), "x", 1), "write");
     io_uring* r = ring.get();
     io_uring_sqe* sqe = io_uring_get_sqe(r);
-    io_uring_prep_poll_add(sqe, rd.get(), POLLIN);
+    io_uring_prep_poll_add(sqe, pipe.read_end.get(), POLLIN);
     sqe->len = IORING_POLL_ADD_MULTI;
     sqe->user_data = 1;
     check_neg_errno(io_uring_submit(r), "io_uring_submit");
@@ -203,18 +185,21 @@ void probe_memlock(IoUringCaps& caps) {
         caps.memlock_detail = std::string("setrlimit: ") + std::strerror(errno);
         return;
     }
-    io_uring ring{};
-    int ret = io_uring_queue_init(8, &ring, 0);
+    int err = 0;
+    try {
+        Ring ring(8);
+    } catch (const SysError& e) {
+        err = e.err();
+    }
     setrlimit(RLIMIT_MEMLOCK, &saved);
-    if (ret == 0) {
-        io_uring_queue_exit(&ring);
+    if (err == 0) {
         caps.memlock = MemlockCharge::not_charged;
         caps.memlock_detail = "a ring was created with a memlock limit of 0";
-    } else if (ret == -ENOMEM) {
+    } else if (err == ENOMEM) {
         caps.memlock = MemlockCharge::charged;
         caps.memlock_detail = "ring creation failed with ENOMEM under a memlock limit of 0";
     } else {
-        caps.memlock_detail = std::string("io_uring_setup: ") + std::strerror(-ret);
+        caps.memlock_detail = std::string("io_uring_setup: ") + std::strerror(err);
     }
 }
 
@@ -248,23 +233,15 @@ namespace {
 
 void probe_region(IoUringCaps& caps, unsigned entries) {
 #ifdef URINGPROBE_HAVE_QUEUE_INIT_MEM
-    const size_t bytes = 1024 * 1024;
-    void* mem = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (mem == MAP_FAILED) {
-        caps.region_detail = std::string("mmap: ") + std::strerror(errno);
-        return;
-    }
-    io_uring ring{};
-    io_uring_params p{};
-    int ret = io_uring_queue_init_mem(entries, &ring, &p, mem, bytes);
-    if (ret < 0) {
-        caps.region_detail = std::string("io_uring_queue_init_mem: ") + std::strerror(-ret);
-    } else {
-        caps.region_ring_bytes = static_cast<size_t>(ret);
+    try {
+        const Mapping mem = Mapping::anonymous(1024 * 1024, Mapping::Sharing::shared, "mmap");
+        size_t used = 0;
+        Ring ring = Ring::in_memory(entries, mem.data(), mem.size(), &used);
+        caps.region_ring_bytes = used;
         caps.region_detail = "measured with io_uring_queue_init_mem";
-        io_uring_queue_exit(&ring);
+    } catch (const SysError& e) {
+        caps.region_detail = e.what();
     }
-    munmap(mem, bytes);
 #else
     (void)entries;
     caps.region_detail =

@@ -1,59 +1,90 @@
-// RAII owner of an io_uring instance created through liburing.
+// RAII owner of an io_uring instance, in either layout PostgreSQL 18 uses:
+// the kernel's own ring memory mapped into the process (io_uring_queue_init,
+// a mapping set per ring), or rings placed in memory the caller provides
+// with IORING_SETUP_NO_MMAP (one region for all of them, nothing mapped per
+// ring). A ring counts the operations its user has in flight, and before
+// it is torn down cancels and reaps them, so that no buffer or descriptor
+// is released under the kernel.
 #pragma once
 
 #include <cstddef>
 #include <liburing.h>
 
+#if defined(IO_URING_VERSION_MAJOR) &&                                                             \
+    (IO_URING_VERSION_MAJOR > 2 || (IO_URING_VERSION_MAJOR == 2 && IO_URING_VERSION_MINOR >= 5))
+#define URINGPROBE_HAVE_QUEUE_INIT_MEM 1 // io_uring_queue_init_mem (liburing 2.5+)
+#endif
+
 namespace uringprobe {
 
 class Ring {
 public:
-    // Creates a ring with `entries` submission entries and the given
-    // IORING_SETUP_* flags; throws SysError naming io_uring_queue_init.
-    Ring(unsigned entries, unsigned flags);
+    // The mmap layout: `entries` submission entries and IORING_SETUP_*
+    // `flags` (an SQPOLL thread idles `sq_thread_idle_ms` before it
+    // sleeps); throws SysError naming io_uring_queue_init.
+    explicit Ring(unsigned entries, unsigned flags = 0, unsigned sq_thread_idle_ms = 0);
+
+    // The NO_MMAP layout (kernel 6.5+), through the raw system call so that
+    // it works whatever liburing this was built against: the SQE array at
+    // `sqes` and the ring area at `rings`, page-aligned, zeroed and large
+    // enough, owned by the caller and outliving the ring. Such a ring is
+    // set up and torn down only (get() refuses it); closing its fd is the
+    // whole teardown. Throws SysError naming io_uring_setup.
+    static Ring in_region(unsigned entries, void* sqes, void* rings);
+
+#ifdef URINGPROBE_HAVE_QUEUE_INIT_MEM
+    // The NO_MMAP layout through liburing (io_uring_queue_init_mem,
+    // liburing 2.5+, as PostgreSQL 18 sets its rings up): in `bytes` at
+    // `mem`; `used` receives the bytes the ring took. Usable for I/O.
+    static Ring in_memory(unsigned entries, void* mem, size_t bytes, size_t* used);
+#endif
+
     Ring(Ring&& other) noexcept;
     Ring& operator=(Ring&&) = delete;
     Ring(const Ring&) = delete;
     Ring& operator=(const Ring&) = delete;
     ~Ring();
 
-    io_uring* get() { return &ring_; }
+    // liburing's handle; std::logic_error for a ring made by in_region().
+    io_uring* get();
+    int fd() const {
+        return fd_;
+    }
     // What the kernel reported back: the accepted flags and feature bits.
-    const io_uring_params& params() const { return params_; }
-    // Bytes the kernel mapped into this process for the ring (page-rounded
-    // SQ ring, CQ ring and SQE array), and how many mappings that is.
+    const io_uring_params& params() const {
+        return params_;
+    }
+    // Bytes the kernel mapped into this process for an mmap-layout ring
+    // (page-rounded SQ ring, CQ ring and SQE array), and how many mappings.
     size_t mapped_bytes() const;
     int mapping_count() const;
 
+    // Operations in flight, as the user counts them: `submitted` SQEs
+    // entered the ring, `completed` ended (a multishot only with its last
+    // CQE). Those still in flight are cancelled and reaped at teardown.
+    void submitted(long n) {
+        inflight_ += n;
+    }
+    void completed(long n = 1) {
+        inflight_ -= n;
+    }
+    long inflight() const {
+        return inflight_;
+    }
+
 private:
+    enum class Layout { gone, liburing, raw_region };
+    Ring() = default;
+    void drain();
+
+    Layout layout_ = Layout::gone;
     io_uring ring_{};
     io_uring_params params_{};
-    bool live_ = false;
-};
-
-// A ring whose in-flight operations (counted by its user in `inflight`)
-// are cancelled and reaped before it is torn down, so that no buffer or
-// descriptor is released under the kernel. Set up by its user
-// (io_uring_queue_init_params on `ring`, then live = true).
-class DrainedRing {
-public:
-    DrainedRing() = default;
-    DrainedRing(const DrainedRing&) = delete;
-    DrainedRing& operator=(const DrainedRing&) = delete;
-    ~DrainedRing();
-    io_uring ring{};
-    bool live = false;
-    long inflight = 0;
+    int fd_ = -1;
+    long inflight_ = 0;
 };
 
 // `n` rounded up to whole pages.
 size_t page_round(size_t n);
-
-// Creates a ring with IORING_SETUP_NO_MMAP (kernel 6.5+) whose SQE array
-// and ring area live in memory the caller provides (page-aligned, zeroed,
-// large enough), through the raw system call, so it works whatever liburing
-// this was built against. Returns the ring fd, or -errno. Nothing is mapped:
-// closing the fd is the whole teardown (then the memory may be freed).
-int setup_no_mmap_ring(unsigned entries, void* sqes, void* rings);
 
 } // namespace uringprobe

@@ -2,6 +2,7 @@
 
 #include "clock.hpp"
 #include "error.hpp"
+#include "mapping.hpp"
 #include "process_snapshot.hpp"
 #include "ring.hpp"
 #include "stop_poll.hpp"
@@ -11,6 +12,7 @@
 #include <cstdint>
 #include <cstring>
 #include <liburing.h>
+#include <optional>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -33,19 +35,14 @@ unsigned round_pow2(unsigned v) {
 // unmaps the region the rings lived in.
 class RingSet {
 public:
-    RingSet() = default;
-    RingSet(const RingSet&) = delete;
-    RingSet& operator=(const RingSet&) = delete;
-    ~RingSet() { reset(); }
-
     void create_mmap(int n, unsigned depth, bool dontfork) {
-        mmap_rings_.reserve(n);
+        rings_.reserve(n);
         for (int i = 0; i < n; ++i) {
-            mmap_rings_.emplace_back(depth, 0);
+            rings_.emplace_back(depth);
             if (dontfork)
-                check_neg_errno(io_uring_ring_dontfork(mmap_rings_.back().get()),
+                check_neg_errno(io_uring_ring_dontfork(rings_.back().get()),
                                 "io_uring_ring_dontfork");
-            bytes_ += mmap_rings_.back().mapped_bytes();
+            bytes_ += rings_.back().mapped_bytes();
         }
     }
 
@@ -58,21 +55,13 @@ public:
         // The kernel's ring header is a few cache lines; 1 KiB covers it.
         const size_t rings_bytes =
             page_round(1024 + cq * sizeof(io_uring_cqe) + sq * sizeof(unsigned));
-        region_bytes_ = static_cast<size_t>(n) * (sqes_bytes + rings_bytes);
-        region_ =
-            mmap(nullptr, region_bytes_, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-        if (region_ == MAP_FAILED) {
-            region_ = nullptr;
-            throw SysError(errno, "mmap of the ring region");
-        }
-        bytes_ = region_bytes_;
-        raw_fds_.reserve(n);
-        auto* next = static_cast<char*>(region_);
+        region_.emplace(Mapping::anonymous(static_cast<size_t>(n) * (sqes_bytes + rings_bytes),
+                                           Mapping::Sharing::shared, "mmap of the ring region"));
+        bytes_ = region_->size();
+        rings_.reserve(n);
+        char* next = region_->data();
         for (int i = 0; i < n; ++i) {
-            const int fd = setup_no_mmap_ring(depth, next, next + sqes_bytes);
-            if (fd < 0)
-                throw SysError(-fd, "io_uring_setup(IORING_SETUP_NO_MMAP)");
-            raw_fds_.push_back(fd);
+            rings_.push_back(Ring::in_region(depth, next, next + sqes_bytes));
             next += sqes_bytes + rings_bytes;
         }
     }
@@ -80,21 +69,14 @@ public:
     size_t bytes() const { return bytes_; }
 
     void reset() {
-        mmap_rings_.clear();
-        for (int fd : raw_fds_)
-            close(fd);
-        raw_fds_.clear();
-        if (region_)
-            munmap(region_, region_bytes_);
-        region_ = nullptr;
+        rings_.clear();
+        region_.reset();
         bytes_ = 0;
     }
 
 private:
-    std::vector<Ring> mmap_rings_;
-    std::vector<int> raw_fds_;
-    void* region_ = nullptr;
-    size_t region_bytes_ = 0;
+    std::optional<Mapping> region_; // declared first: it outlives the rings in it
+    std::vector<Ring> rings_;
     size_t bytes_ = 0;
 };
 

@@ -95,9 +95,7 @@ ScratchDir::ScratchDir(const std::string& path, const std::vector<std::string>& 
                               ")");
     // Walk from the root one component at a time, refusing symlinks, and
     // keep the last directory open: later a replaced path cannot redirect us.
-    Fd cur(::open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-    if (!cur)
-        throw SysError(errno, "open /");
+    Fd cur = Fd::open("/", O_RDONLY | O_DIRECTORY, "open /");
     std::string walked;
     for (const auto& part : parts) {
         walked += "/" + part;
@@ -165,11 +163,8 @@ ScratchFile::ScratchFile(const ScratchDir& dir) : dir_fd_(dir.fd()) {
     std::snprintf(name, sizeof name, "%s%ld-%" PRIu64 "-%llu%s", kPrefix,
                   static_cast<long>(getpid()), start_time_of(getpid()), seq.fetch_add(1), kSuffix);
     name_ = name;
-    const int fd =
-        ::openat(dir_fd_, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-    if (fd < 0)
-        throw SysError(errno, "create " + dir.path() + "/" + name_);
-    fd_ = Fd(fd);
+    fd_ = Fd::openat(dir_fd_, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW, 0600,
+                     "create " + dir.path() + "/" + name_);
 }
 
 ScratchFile::ScratchFile(ScratchFile&& other) noexcept
@@ -183,10 +178,7 @@ ScratchFile::~ScratchFile() {
 }
 
 Fd ScratchFile::reopen() const {
-    const int fd = ::openat(dir_fd_, name_.c_str(), O_RDWR | O_NOFOLLOW | O_CLOEXEC);
-    if (fd < 0)
-        throw SysError(errno, "open " + name_);
-    return Fd(fd);
+    return Fd::openat(dir_fd_, name_.c_str(), O_RDWR | O_NOFOLLOW, 0, "open " + name_);
 }
 
 } // namespace uringprobe
