@@ -62,7 +62,7 @@ for my $server (servers())
 		[ [ 'extend', '--dir', $scratch, '--strategy', 'zero' ], qr/strategy must be one of fallocate, write_zeros, mdzeroextend, write, got 'zero'/ ],
 		[ [ 'extend', '--dir', $scratch, '--interface', 'aio' ], qr/interface must be one of sync, io_uring, io_uring_async/ ],
 		[ [ 'extend', '--dir', $scratch, '--blocks', '0' ], qr/min_blocks must be between 1 and 4096, got 0/ ],
-		[ [ 'extend', '--dir', $scratch, '--total-mb', '0' ], qr/total_mb must be between 1 and 1024, got 0/ ],
+		[ [ 'extend', '--dir', $scratch, '--total-mb', '0' ], qr/total_mb must be between 1 and 1024 \(uringprobe.max_scratch_mb\), got 0/ ],
 		[ [ 'extend', '--dir', "$scratch/.." ], qr/dir must not contain '.' or '..' components/ ],
 		[ ['frobnicate'], qr/unknown command 'frobnicate'/ ],
 		# missing values, negatives, huge and non-numeric numbers, every command

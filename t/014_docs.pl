@@ -2,7 +2,9 @@
 # exactly the parameters (name, type, default, in order) and columns (name,
 # type, in order) that the installed extension has, per
 # pg_get_function_arguments() and the result type; every function the
-# extension installs is documented. And every URINGPROBE_* variable the
+# extension installs is documented; every experiment's parameter table in
+# the engine (uringprobe-cli params) declares what the install script
+# declares. And every URINGPROBE_* variable the
 # docs name is used in bench/, tools/ or the Makefile, and every one used
 # there is documented.
 use strict;
@@ -106,6 +108,15 @@ for my $line (split /\n/, $installed)
 			"SELECT attname, format_type(atttypid, atttypmod) FROM pg_attribute "
 			  . "WHERE attrelid = '$1'::regclass AND attnum > 0 ORDER BY attnum");
 		@out = map { [ split /\|/ ] } split /\n/, $attrs;
+	}
+	# an experiment's parameter table, as the engine has it, is what the
+	# install script declares
+	if (my $command = { map { ("uringprobe_$_" => $_) } qw(rings extend completions events) }->{$name})
+	{
+		my ($tsv) = run_command([ "$server->{bindir}/uringprobe-cli", 'params', $command, '--format', 'tsv' ]);
+		my @table = map { [ (split /\t/)[ 1 .. 3 ] ] } grep { !/^command\t/ } split /\n/, $tsv;
+		is_deeply(\@table, \@in, "$name: the engine's parameter table (uringprobe-cli params $command) is the install script's")
+		  or diag("engine: " . join(', ', map { "@$_" } @table));
 	}
 	is_deeply($d->{params}, \@in, "$name: parameters, types and defaults as documented")
 	  or diag('installed: ' . join(', ', map { "@$_" } @in));

@@ -24,68 +24,85 @@ namespace up = uringprobe;
 
 namespace {
 
-const char* kUsage =
-    "usage: uringprobe-cli env [options]\n"
-    "       uringprobe-cli rings [options]\n"
-    "       uringprobe-cli extend --dir DIR [options]\n"
-    "       uringprobe-cli completions [options]\n"
-    "       uringprobe-cli events [options]\n"
-    "\n"
-    "env: can this process use io_uring, what does the kernel accept,\n"
-    "  and what would PostgreSQL 18 with io_method=io_uring need here.\n"
-    "\n"
-    "  Settings of a PostgreSQL 18 server to predict (any one of them makes\n"
-    "  the report predict for PostgreSQL 18; the rest take 18's defaults):\n"
-    "    --max-connections N          --io-max-concurrency N\n"
-    "    --autovacuum-worker-slots N  --max-worker-processes N\n"
-    "    --max-wal-senders N          --max-files-per-process N\n"
-    "    --io-method sync|worker|io_uring\n"
-    "    --without-queue-init-mem     the server's liburing lacks io_uring_queue_init_mem\n"
-    "  Paths:\n"
-    "    --data-directory DIR         --scratch-dir DIR (repeatable)\n"
-    "\n"
-    "rings: N io_uring rings in this process, then fork() -> _exit -> waitpid\n"
-    "  timed --forks times, against a zero-ring baseline measured alongside:\n"
-    "    --rings N (128)  --depth N (64)  --forks N (200)\n"
-    "    --mode mmap|no_mmap|both (both)  --dontfork (mmap rings: MADV_DONTFORK)\n"
-    "\n"
-    "extend: grow scratch files in DIR the way PostgreSQL extends a relation:\n"
-    "    --strategy fallocate|write_zeros|mdzeroextend|write (mdzeroextend)\n"
-    "    --interface sync|io_uring|io_uring_async (sync)\n"
-    "    --blocks N | --min-blocks N (1) --max-blocks N (64)  blocks per extension,\n"
-    "                                 drawn uniformly between min and max\n"
-    "    --seed N (1)  --block-size N (8192)  --total-mb N (64)\n"
-    "    --write-data                 write each new block after extending\n"
-    "    --sessions N (1)  --separate-files (one file per session; else one shared)\n"
-    "    --verify                     read the files back and check size and content\n"
-    "\n"
-    "completions: keep operations in flight on a ring and reap them each or in batches:\n"
-    "    --op nop|read|recv (nop)  --depth N (32)  --batch N (0: depth)\n"
-    "    --reaping each|batch (batch)  --completions N (1000000)\n"
-    "    --flags sqpoll,single_issuer,defer_taskrun,coop_taskrun (none)\n"
-    "    --dir DIR                    read: where the scratch file goes\n"
-    "\n"
-    "events: write a byte to each pipe, wait until readable, read it (Samba's local.event):\n"
-    "    --backend epoll|poll|uring_oneshot|uring_oneshot_defer|uring_multishot|\n"
-    "              uring_multishot_defer (epoll)\n"
-    "    --pipes N (1)  --events N (100000)\n"
-    "\n"
-    "Output (every command): --format table|tsv (tsv: reals to 9 significant digits,\n"
-    "    and the raw latency_histogram: low_ns:count of every non-empty bucket)\n";
+// A command's own lines of the usage text: what it does, its options as
+// its parameter table has them, and options beyond the table.
+struct CommandHelp {
+    const char* name;
+    const char* synopsis;
+    const char* summary;
+    std::vector<up::Param> params;
+    std::string extra;
+};
+
+std::vector<CommandHelp> command_help() {
+    return {
+        {"env",
+         "env [options]",
+         "env: can this process use io_uring, what does the kernel accept,\n"
+         "  and what would PostgreSQL 18 with io_method=io_uring need here.\n"
+         "\n"
+         "  Settings of a PostgreSQL 18 server to predict (any one of them makes\n"
+         "  the report predict for PostgreSQL 18; the rest take 18's defaults):\n"
+         "    --max-connections N          --io-max-concurrency N\n"
+         "    --autovacuum-worker-slots N  --max-worker-processes N\n"
+         "    --max-wal-senders N          --max-files-per-process N\n"
+         "    --io-method sync|worker|io_uring\n"
+         "    --without-queue-init-mem     the server's liburing lacks io_uring_queue_init_mem\n"
+         "  Paths:\n"
+         "    --data-directory DIR         --scratch-dir DIR (repeatable)\n",
+         {},
+         ""},
+        {"rings", "rings [options]",
+         "rings: N io_uring rings in this process, then fork() -> _exit -> waitpid\n"
+         "  timed --forks times, against a zero-ring baseline measured alongside:\n",
+         up::params_of(up::rings_params()), ""},
+        {"extend", "extend --dir DIR [options]",
+         "extend: grow scratch files in DIR the way PostgreSQL extends a relation:\n",
+         up::params_of(up::extend_params()),
+         up::usage_line("--blocks N", "min_blocks and max_blocks at once")},
+        {"completions", "completions [options]",
+         "completions: keep operations in flight on a ring and reap them each or in batches:\n",
+         up::params_of(up::completions_params()), ""},
+        {"events", "events [options]",
+         "events: write a byte to each pipe, wait until readable, read it (Samba's "
+         "local.event):\n",
+         up::params_of(up::events_params()), ""},
+    };
+}
+
+std::string usage_text() {
+    std::string out;
+    const auto commands = command_help();
+    for (size_t i = 0; i < commands.size(); ++i)
+        out += std::string(i ? "       " : "usage: ") + "uringprobe-cli " + commands[i].synopsis +
+               "\n";
+    out += "       uringprobe-cli params [command]\n";
+    for (const auto& c : commands)
+        out += "\n" + std::string(c.summary) + up::usage_lines(c.params) + c.extra;
+    out += "\nparams: every command's parameters (name, SQL type, default, range, option, help),\n"
+           "  as the extension's SQL functions declare them\n"
+           "\nOutput (every command): --format table|tsv (tsv: reals to 9 significant digits,\n"
+           "    and the raw latency_histogram: low_ns:count of every non-empty bucket)\n";
+    return out;
+}
 
 [[noreturn]] void usage_error(const std::string& msg) {
-    std::fprintf(stderr, "uringprobe-cli: %s\n\n%s", msg.c_str(), kUsage);
+    std::fprintf(stderr, "uringprobe-cli: %s\n\n%s", msg.c_str(), usage_text().c_str());
     std::exit(2);
 }
 
-// Ranges are checked by the engine, in one place for the CLI and SQL.
-int parse_int(const std::string& opt, const char* text) {
+// Ranges are checked by the engine, in one place for the CLI and SQL; here
+// only that the text is a number of the parameter's SQL type.
+long long parse_number(const std::string& opt, const char* text, bool bigint) {
     char* end = nullptr;
     errno = 0;
-    long v = std::strtol(text, &end, 10);
-    if (errno || end == text || *end || v < INT32_MIN || v > INT32_MAX)
+    const long long v = std::strtoll(text, &end, 10);
+    if (errno || end == text || *end || (!bigint && (v < INT32_MIN || v > INT32_MAX)))
         usage_error(opt + " must be an integer, got '" + text + "'");
-    return static_cast<int>(v);
+    return v;
+}
+int parse_int(const std::string& opt, const char* text) {
+    return static_cast<int>(parse_number(opt, text, false));
 }
 
 // tsv: every column, exact; table: aligned, without the raw *_histogram columns.
@@ -153,7 +170,7 @@ public:
         if (opt == "--format")
             *tsv = parse_format(value());
         else if (opt == "-h" || opt == "--help") {
-            std::fputs(kUsage, stdout);
+            std::fputs(usage_text().c_str(), stdout);
             std::exit(0);
         } else
             usage_error("unknown option '" + opt + "'");
@@ -165,6 +182,40 @@ private:
     int i_ = -1;
     std::string opt_;
 };
+
+// A command's options read by its parameter table into a Params; `extra`
+// takes the options beyond the table (returns false for one it lacks).
+template <typename P>
+P parse_params(const up::ParamTable<P>& table, int argc, char** argv, bool* tsv,
+               const std::function<bool(const std::string&, Args&, P&)>& extra = nullptr) {
+    P p;
+    Args args(argc, argv);
+    while (args.next()) {
+        const std::string opt = args.opt();
+        const up::ParamRow<P>* row = nullptr;
+        for (const auto& r : table)
+            if (r.param.option() == opt)
+                row = &r;
+        if (!row) {
+            if (!extra || !extra(opt, args, p))
+                args.common(opt, tsv);
+            continue;
+        }
+        up::ParamValue v;
+        switch (row->param.type) {
+        case up::ParamType::boolean:
+            v.b = !row->param.default_value().b; // the option turns the default around
+            break;
+        case up::ParamType::text:
+            v.s = args.value();
+            break;
+        default:
+            v.i = parse_number(opt, args.value(), row->param.type == up::ParamType::bigint);
+        }
+        row->set(p, v);
+    }
+    return p;
+}
 
 int cmd_env(int argc, char** argv) {
     up::EnvironmentRequest req;
@@ -220,26 +271,9 @@ int cmd_env(int argc, char** argv) {
 }
 
 int cmd_rings(int argc, char** argv) {
-    up::RingsParams p;
     bool tsv = false;
-    Args args(argc, argv);
-    while (args.next()) {
-        const std::string opt = args.opt();
-        auto value = [&] { return args.value(); };
-        if (opt == "--rings")
-            p.rings = parse_int(opt, value());
-        else if (opt == "--depth")
-            p.depth = parse_int(opt, value());
-        else if (opt == "--forks")
-            p.forks = parse_int(opt, value());
-        else if (opt == "--mode")
-            up::set_ring_modes(p, value());
-        else if (opt == "--dontfork")
-            p.dontfork = true;
-        else
-            args.common(opt, &tsv);
-    }
-    up::validate(p, up::RingsCaps{});
+    const up::RingsParams p = parse_params(up::rings_params(), argc, argv, &tsv);
+    up::validate(p, {});
     print_table(up::rings_table(up::run_rings(p, [] { return false; })), tsv);
     return 0;
 }
@@ -255,101 +289,80 @@ std::string absolute_dir(const std::string& dir) {
 }
 
 int cmd_extend(int argc, char** argv) {
-    up::ExtendParams p;
     bool tsv = false;
-    Args args(argc, argv);
-    while (args.next()) {
-        const std::string opt = args.opt();
-        auto value = [&] { return args.value(); };
-        if (opt == "--dir")
-            p.dir = value();
-        else if (opt == "--strategy")
-            p.strategy = up::parse_extend_strategy(value());
-        else if (opt == "--interface")
-            p.interface = up::parse_extend_interface(value());
-        else if (opt == "--blocks")
-            p.min_blocks = p.max_blocks = parse_int(opt, value());
-        else if (opt == "--min-blocks")
-            p.min_blocks = parse_int(opt, value());
-        else if (opt == "--max-blocks")
-            p.max_blocks = parse_int(opt, value());
-        else if (opt == "--seed")
-            p.seed = static_cast<std::uint64_t>(parse_int(opt, value()));
-        else if (opt == "--block-size")
-            p.block_size = parse_int(opt, value());
-        else if (opt == "--total-mb")
-            p.total_mb = parse_int(opt, value());
-        else if (opt == "--write-data")
-            p.write_data = true;
-        else if (opt == "--sessions")
-            p.sessions = parse_int(opt, value());
-        else if (opt == "--separate-files")
-            p.shared = false;
-        else if (opt == "--verify")
-            p.verify = true;
-        else
-            args.common(opt, &tsv);
-    }
+    up::ExtendParams p =
+        parse_params<up::ExtendParams>(up::extend_params(), argc, argv, &tsv,
+                                       [](const std::string& opt, Args& args, up::ExtendParams& q) {
+                                           if (opt != "--blocks")
+                                               return false;
+                                           q.min_blocks = q.max_blocks =
+                                               parse_int(opt, args.value());
+                                           return true;
+                                       });
     if (p.dir.empty())
         usage_error("extend needs --dir DIR");
     p.dir = absolute_dir(p.dir);
-    up::validate(p, up::ExtendCaps{});
+    up::validate(p, {});
     print_table(up::extend_table(up::run_extend(p, {p.dir}, [] { return false; })), tsv);
     return 0;
 }
 
 int cmd_completions(int argc, char** argv) {
-    up::CompletionsParams p;
     bool tsv = false;
-    Args args(argc, argv);
-    while (args.next()) {
-        const std::string opt = args.opt();
-        auto value = [&] { return args.value(); };
-        if (opt == "--op")
-            p.op = up::parse_completion_op(value());
-        else if (opt == "--depth")
-            p.depth = parse_int(opt, value());
-        else if (opt == "--batch")
-            p.batch = parse_int(opt, value());
-        else if (opt == "--reaping")
-            p.reaping = up::parse_reaping(value());
-        else if (opt == "--flags")
-            p.setup_flags = up::parse_setup_flags(value());
-        else if (opt == "--completions")
-            p.completions = parse_int(opt, value());
-        else if (opt == "--dir")
-            p.dir = absolute_dir(value());
-        else
-            args.common(opt, &tsv);
-    }
+    up::CompletionsParams p = parse_params(up::completions_params(), argc, argv, &tsv);
     if (p.op == up::CompletionOp::read && p.dir.empty())
         usage_error("completions --op read needs --dir DIR");
-    up::validate(p, up::CompletionsCaps{});
+    p.dir = absolute_dir(p.dir);
+    up::validate(p, {});
     print_table(up::completions_table(up::run_completions(p, {p.dir}, [] { return false; })), tsv);
     return 0;
 }
 
 int cmd_events(int argc, char** argv) {
-    up::EventsParams p;
     bool tsv = false;
-    Args args(argc, argv);
-    while (args.next()) {
-        const std::string opt = args.opt();
-        auto value = [&] { return args.value(); };
-        if (opt == "--backend")
-            p.backend = value();
-        else if (opt == "--pipes")
-            p.pipes = parse_int(opt, value());
-        else if (opt == "--events")
-            p.events = parse_int(opt, value());
-        else
-            args.common(opt, &tsv);
-    }
+    const up::EventsParams p = parse_params(up::events_params(), argc, argv, &tsv);
     if (p.backend == "pg_waiteventset")
         usage_error("backend pg_waiteventset is PostgreSQL's own: only uringprobe_events() in a "
                     "backend has it");
-    up::validate(p, up::EventsCaps{}, "");
+    up::validate(p, {}, "");
     print_table(up::events_table(up::run_events(p, nullptr, [] { return false; })), tsv);
+    return 0;
+}
+
+// Every command's parameter table, as the SQL functions declare them.
+int cmd_params(int argc, char** argv) {
+    bool tsv = false;
+    std::string only;
+    Args args(argc, argv);
+    while (args.next()) {
+        const std::string opt = args.opt();
+        if (!opt.empty() && opt[0] != '-' && only.empty())
+            only = opt;
+        else
+            args.common(opt, &tsv);
+    }
+    up::Table t;
+    t.columns = {"command", "name", "type", "default", "min", "max", "cap", "option", "help"};
+    bool found = false;
+    for (const auto& c : command_help()) {
+        if (!only.empty() && only != c.name)
+            continue;
+        found = true;
+        for (const up::Param& prm : c.params) {
+            const bool number =
+                prm.type == up::ParamType::integer || prm.type == up::ParamType::bigint;
+            const auto bound = [&](long long v) {
+                return number ? up::Value::integer(v) : up::Value::null();
+            };
+            t.rows.push_back({up::Value::text(c.name), up::Value::text(prm.name),
+                              up::Value::text(prm.sql_type()), up::Value::text(prm.default_sql),
+                              bound(prm.min), bound(prm.max), up::Value::text(prm.cap),
+                              up::Value::text(prm.option()), up::Value::text(prm.help)});
+        }
+    }
+    if (!found)
+        usage_error("params: unknown command '" + only + "'");
+    print_table(t, tsv);
     return 0;
 }
 
@@ -370,8 +383,10 @@ int main(int argc, char** argv) {
             return cmd_completions(argc - 2, argv + 2);
         if (cmd == "events")
             return cmd_events(argc - 2, argv + 2);
+        if (cmd == "params")
+            return cmd_params(argc - 2, argv + 2);
         if (cmd == "-h" || cmd == "--help") {
-            std::fputs(kUsage, stdout);
+            std::fputs(usage_text().c_str(), stdout);
             return 0;
         }
         usage_error("unknown command '" + cmd + "'");

@@ -102,10 +102,46 @@ std::string setup_flags_string(unsigned flags) {
     return out.empty() ? "none" : out;
 }
 
-void validate(const CompletionsParams& p, const CompletionsCaps& caps) {
-    check_range("depth", p.depth, 1, kMaxDepth);
+const ParamTable<CompletionsParams>& completions_params() {
+    using P = CompletionsParams;
+    static const ParamTable<P> table = {
+        {text_param("op", "'nop'", "nop|read|recv",
+                    "no-ops, 4 KiB reads of a page-cached scratch file, or datagram receives"),
+         [](P& p, const ParamValue& v) { p.op = parse_completion_op(v.s); }, nullptr},
+        {integer_param("depth", 32, 1, kMaxDepth, "operations in flight"),
+         [](P& p, const ParamValue& v) { p.depth = int(v.i); },
+         [](const P& p) { return (long long)p.depth; }},
+        {integer_param("batch", 0, 0, kMaxDepth, "SQEs per submission, at most depth; 0: depth")
+             .range_checked_by_experiment(),
+         [](P& p, const ParamValue& v) { p.batch = int(v.i); },
+         [](const P& p) { return (long long)p.batch; }},
+        {text_param("reaping", "'batch'", "each|batch",
+                    "io_uring_cqe_seen per completion, or one io_uring_cq_advance per batch"),
+         [](P& p, const ParamValue& v) { p.reaping = parse_reaping(v.s); }, nullptr},
+        {text_param("flags", "''", "",
+                    "setup flags: a comma-separated list of sqpoll, single_issuer, "
+                    "defer_taskrun, coop_taskrun"),
+         [](P& p, const ParamValue& v) { p.setup_flags = parse_setup_flags(v.s); }, nullptr},
+        {bigint_param("completions", 1000000, 1, 100000000, "completions to reap"),
+         [](P& p, const ParamValue& v) { p.completions = long(v.i); },
+         [](const P& p) { return (long long)p.completions; }},
+        {text_param("dir", "NULL", "", "read: the scratch directory for the file"),
+         [](P& p, const ParamValue& v) {
+             p.dir = v.s;
+             p.dir_given = !v.null;
+         },
+         nullptr},
+    };
+    return table;
+}
+
+CompletionsParams::CompletionsParams() {
+    set_defaults(completions_params(), *this);
+}
+
+void validate(const CompletionsParams& p, const Caps& caps) {
+    check_ranges(completions_params(), p, caps);
     check_range("batch", p.batch, 0, p.depth);
-    check_range("completions", p.completions, 1, caps.max_completions);
 }
 
 namespace {

@@ -9,6 +9,7 @@
 // combination; a combination the kernel refuses is a row saying so.
 #pragma once
 
+#include "param_table.hpp"
 #include "result.hpp"
 #include "usage.hpp"
 
@@ -22,18 +23,19 @@ enum class CompletionOp { nop, read, recv };
 enum class Reaping { each, batch };
 
 struct CompletionsParams {
-    CompletionOp op = CompletionOp::nop;
-    int depth = 32; // operations in flight
-    int batch = 0;  // SQEs per submission; 0: depth
-    Reaping reaping = Reaping::batch;
+    CompletionsParams(); // every parameter at its default
+    CompletionOp op;
+    int depth; // operations in flight
+    int batch; // SQEs per submission; 0: depth
+    Reaping reaping;
     unsigned setup_flags = 0; // IORING_SETUP_*
-    long completions = 1000000;
-    std::string dir; // read: an allowed scratch directory for the file
+    long completions;
+    std::string dir;        // read: an allowed scratch directory for the file
+    bool dir_given = false; // SQL: false for NULL (the first allowed directory)
 };
 
-struct CompletionsCaps {
-    long max_completions = 100000000;
-};
+// op, depth, batch, reaping, flags, completions, dir.
+const ParamTable<CompletionsParams>& completions_params();
 
 CompletionOp parse_completion_op(const std::string& name);
 Reaping parse_reaping(const std::string& name);
@@ -41,7 +43,7 @@ Reaping parse_reaping(const std::string& name);
 // coop_taskrun (or empty) as IORING_SETUP_* flags; and back.
 unsigned parse_setup_flags(const std::string& list);
 std::string setup_flags_string(unsigned flags);
-void validate(const CompletionsParams& p, const CompletionsCaps& caps);
+void validate(const CompletionsParams& p, const Caps& caps);
 
 struct CompletionsResult {
     CompletionsParams params;

@@ -146,7 +146,29 @@ private:
 
 } // namespace
 
-void validate(const EventsParams& p, const EventsCaps& caps, const std::string& external) {
+const ParamTable<EventsParams>& events_params() {
+    using P = EventsParams;
+    static const ParamTable<P> table = {
+        {text_param("backend", "'epoll'",
+                    "epoll|poll|uring_oneshot|uring_oneshot_defer|uring_multishot|"
+                    "uring_multishot_defer|pg_waiteventset",
+                    "how to wait (pg_waiteventset: PostgreSQL's own, in a backend only)"),
+         [](P& p, const ParamValue& v) { p.backend = v.s; }, nullptr},
+        {integer_param("pipes", 1, 1, 1000, "pipes written and waited for each round"),
+         [](P& p, const ParamValue& v) { p.pipes = int(v.i); },
+         [](const P& p) { return (long long)p.pipes; }},
+        {bigint_param("events", 100000, 1, 100000000, "events (bytes read) in all"),
+         [](P& p, const ParamValue& v) { p.events = long(v.i); },
+         [](const P& p) { return (long long)p.events; }},
+    };
+    return table;
+}
+
+EventsParams::EventsParams() {
+    set_defaults(events_params(), *this);
+}
+
+void validate(const EventsParams& p, const Caps& caps, const std::string& external) {
     bool known = !external.empty() && p.backend == external;
     std::string names;
     for (const char* b : kBackends) {
@@ -157,8 +179,7 @@ void validate(const EventsParams& p, const EventsCaps& caps, const std::string& 
         names += ", " + external;
     if (!known)
         throw InvalidArgument("backend must be one of " + names + ", got '" + p.backend + "'");
-    check_range("pipes", p.pipes, 1, caps.max_pipes);
-    check_range("events", p.events, 1, caps.max_events);
+    check_ranges(events_params(), p, caps);
 }
 
 EventsResult run_events(const EventsParams& p,

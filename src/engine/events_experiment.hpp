@@ -8,6 +8,7 @@
 #pragma once
 
 #include "histogram.hpp"
+#include "param_table.hpp"
 #include "result.hpp"
 #include "usage.hpp"
 
@@ -33,19 +34,18 @@ public:
 };
 
 struct EventsParams {
-    std::string backend = "epoll";
-    int pipes = 1;
-    long events = 100000;
+    EventsParams(); // every parameter at its default
+    std::string backend;
+    int pipes;
+    long events;
 };
 
-struct EventsCaps {
-    int max_pipes = 1000;
-    long max_events = 100000000;
-};
+// backend, pipes, events.
+const ParamTable<EventsParams>& events_params();
 
 // The backends this engine has itself; `external` names the one a caller
 // may bring (empty: none).
-void validate(const EventsParams& p, const EventsCaps& caps, const std::string& external);
+void validate(const EventsParams& p, const Caps& caps, const std::string& external);
 
 struct EventsResult {
     EventsParams params;

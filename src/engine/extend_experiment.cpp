@@ -441,12 +441,60 @@ const char* to_string(ExtendInterface i) {
     return name_of(kInterfaces, int(i));
 }
 
-void validate(const ExtendParams& p, const ExtendCaps& caps) {
-    check_range("min_blocks", p.min_blocks, 1, kMaxBlocks);
+const ParamTable<ExtendParams>& extend_params() {
+    using P = ExtendParams;
+    static const ParamTable<P> table = {
+        {text_param("dir", "NULL", "", "the scratch directory (SQL: NULL for the first allowed)"),
+         [](P& p, const ParamValue& v) {
+             p.dir = v.s;
+             p.dir_given = !v.null;
+         },
+         nullptr},
+        {text_param("strategy", "'mdzeroextend'", "fallocate|write_zeros|mdzeroextend|write",
+                    "how each extension grows the file"),
+         [](P& p, const ParamValue& v) { p.strategy = parse_extend_strategy(v.s); }, nullptr},
+        {text_param("interface", "'sync'", "sync|io_uring|io_uring_async",
+                    "plain syscalls, or a ring per session; io_uring_async sends each "
+                    "request to an io-wq worker"),
+         [](P& p, const ParamValue& v) { p.interface = parse_extend_interface(v.s); }, nullptr},
+        {integer_param("min_blocks", 1, 1, kMaxBlocks, "blocks per extension, at least"),
+         [](P& p, const ParamValue& v) { p.min_blocks = int(v.i); },
+         [](const P& p) { return (long long)p.min_blocks; }},
+        {integer_param("max_blocks", 64, 1, kMaxBlocks,
+                       "blocks per extension, at most (drawn uniformly between)")
+             .range_checked_by_experiment(),
+         [](P& p, const ParamValue& v) { p.max_blocks = int(v.i); },
+         [](const P& p) { return (long long)p.max_blocks; }},
+        {integer_param("total_mb", 64, 1, 1024, "megabytes extended by the whole call")
+             .capped_by("uringprobe.max_scratch_mb"),
+         [](P& p, const ParamValue& v) { p.total_mb = int(v.i); },
+         [](const P& p) { return (long long)p.total_mb; }},
+        {boolean_param("write_data", false, "write each new block after extending"),
+         [](P& p, const ParamValue& v) { p.write_data = v.b; }, nullptr},
+        {integer_param("sessions", 1, 1, 64, "sessions (threads) extending at once"),
+         [](P& p, const ParamValue& v) { p.sessions = int(v.i); },
+         [](const P& p) { return (long long)p.sessions; }},
+        {boolean_param("shared", true, "all sessions extend one file (false: one file each)")
+             .cli_option("--separate-files", "one file per session (else all extend one)"),
+         [](P& p, const ParamValue& v) { p.shared = v.b; }, nullptr},
+        {bigint_param("seed", 1, LLONG_MIN, LLONG_MAX, "seeds the extension sizes' generator"),
+         [](P& p, const ParamValue& v) { p.seed = static_cast<std::uint64_t>(v.i); }, nullptr},
+        {integer_param("block_size", 8192, 512, 1 << 20, "bytes per block").powers_of_two(),
+         [](P& p, const ParamValue& v) { p.block_size = int(v.i); },
+         [](const P& p) { return (long long)p.block_size; }},
+        {boolean_param("verify", false, "read the files back and check size and content"),
+         [](P& p, const ParamValue& v) { p.verify = v.b; }, nullptr},
+    };
+    return table;
+}
+
+ExtendParams::ExtendParams() {
+    set_defaults(extend_params(), *this);
+}
+
+void validate(const ExtendParams& p, const Caps& caps) {
+    check_ranges(extend_params(), p, caps);
     check_range("max_blocks", p.max_blocks, p.min_blocks, kMaxBlocks);
-    if (p.block_size < 512 || p.block_size > (1 << 20) || (p.block_size & (p.block_size - 1)))
-        throw InvalidArgument("block_size must be a power of two between 512 and 1048576, got " +
-                              std::to_string(p.block_size));
     const long long extension_mib = (static_cast<long long>(p.max_blocks) * p.block_size) >> 20;
     if (extension_mib > 64)
         throw InvalidArgument("max_blocks x block_size must be at most 64 MiB, got " +
@@ -455,8 +503,6 @@ void validate(const ExtendParams& p, const ExtendCaps& caps) {
         throw InvalidArgument("with write_data, sessions x max_blocks x block_size must be at "
                               "most 1024 MiB (each session holds one extension's pages), got " +
                               std::to_string(p.sessions * extension_mib) + " MiB");
-    check_range("total_mb", p.total_mb, 1, caps.max_total_mb);
-    check_range("sessions", p.sessions, 1, caps.max_sessions);
     const long long total_blocks = (static_cast<long long>(p.total_mb) << 20) / p.block_size;
     if (!p.shared && total_blocks < p.sessions)
         throw InvalidArgument("total_mb = " + std::to_string(p.total_mb) + " is too small for " +

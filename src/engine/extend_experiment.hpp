@@ -21,6 +21,7 @@
 #pragma once
 
 #include "histogram.hpp"
+#include "param_table.hpp"
 #include "result.hpp"
 #include "usage.hpp"
 
@@ -34,25 +35,25 @@ enum class ExtendStrategy { fallocate, write_zeros, mdzeroextend, write };
 enum class ExtendInterface { sync, io_uring, io_uring_async };
 
 struct ExtendParams {
-    std::string dir; // an allowed scratch directory
-    ExtendStrategy strategy = ExtendStrategy::mdzeroextend;
-    ExtendInterface interface = ExtendInterface::sync;
-    int min_blocks = 1; // blocks per extension
-    int max_blocks = 64;
-    std::uint64_t seed = 1;
-    int block_size = 8192;
-    int total_mb = 64;       // bytes extended by the whole call
-    bool write_data = false; // fill each new block with a data write afterwards
-    int sessions = 1;
-    bool shared = true;  // all sessions extend one file (else one file each)
-    bool verify = false; // read every file back and check size and content
+    ExtendParams();         // every parameter at its default
+    std::string dir;        // an allowed scratch directory
+    bool dir_given = false; // SQL: false for NULL (the first allowed directory)
+    ExtendStrategy strategy;
+    ExtendInterface interface;
+    int min_blocks; // blocks per extension
+    int max_blocks;
+    int total_mb;    // bytes extended by the whole call
+    bool write_data; // fill each new block with a data write afterwards
+    int sessions;
+    bool shared; // all sessions extend one file (else one file each)
+    std::uint64_t seed;
+    int block_size;
+    bool verify; // read every file back and check size and content
 };
 
-// Caps a superuser sets so that one call cannot fill the machine.
-struct ExtendCaps {
-    int max_total_mb = 1024;
-    int max_sessions = 64;
-};
+// dir, strategy, interface, min_blocks, max_blocks, total_mb, write_data,
+// sessions, shared, seed, block_size, verify; cap: uringprobe.max_scratch_mb.
+const ParamTable<ExtendParams>& extend_params();
 
 // Names as used by SQL and the CLI; throw InvalidArgument listing the
 // allowed names otherwise.
@@ -61,7 +62,7 @@ ExtendInterface parse_extend_interface(const std::string& name);
 const char* to_string(ExtendStrategy s);
 const char* to_string(ExtendInterface i);
 
-void validate(const ExtendParams& p, const ExtendCaps& caps);
+void validate(const ExtendParams& p, const Caps& caps);
 
 struct ExtendResult {
     ExtendParams params;

@@ -182,16 +182,34 @@ void set_ring_modes(RingsParams& p, const std::string& mode) {
     throw InvalidArgument("mode must be 'mmap', 'no_mmap' or 'both', got '" + mode + "'");
 }
 
-void validate(const RingsParams& p, const RingsCaps& caps) {
-    if (p.rings < 1 || p.rings > caps.max_rings)
-        throw InvalidArgument("rings must be between 1 and " + std::to_string(caps.max_rings) +
-                              " (uringprobe.max_rings), got " + std::to_string(p.rings));
-    if (p.depth < 1 || p.depth > kMaxDepth)
-        throw InvalidArgument("depth must be between 1 and " + std::to_string(kMaxDepth) +
-                              ", got " + std::to_string(p.depth));
-    if (p.forks < 1 || p.forks > caps.max_forks)
-        throw InvalidArgument("forks must be between 1 and " + std::to_string(caps.max_forks) +
-                              " (uringprobe.max_forks), got " + std::to_string(p.forks));
+const ParamTable<RingsParams>& rings_params() {
+    static const ParamTable<RingsParams> table = {
+        {integer_param("rings", 128, 1, 4096, "rings to set up; no more than RLIMIT_NOFILE allows")
+             .capped_by("uringprobe.max_rings"),
+         [](RingsParams& p, const ParamValue& v) { p.rings = int(v.i); },
+         [](const RingsParams& p) { return (long long)p.rings; }},
+        {integer_param("depth", 64, 1, kMaxDepth, "submission entries per ring"),
+         [](RingsParams& p, const ParamValue& v) { p.depth = int(v.i); },
+         [](const RingsParams& p) { return (long long)p.depth; }},
+        {text_param("mode", "'both'", "mmap|no_mmap|both",
+                    "each ring its own mappings, all in one region, or both side by side"),
+         [](RingsParams& p, const ParamValue& v) { set_ring_modes(p, v.s); }, nullptr},
+        {boolean_param("dontfork", false, "mmap rings marked MADV_DONTFORK"),
+         [](RingsParams& p, const ParamValue& v) { p.dontfork = v.b; }, nullptr},
+        {integer_param("forks", 200, 1, 100000, "forks timed per variant")
+             .capped_by("uringprobe.max_forks"),
+         [](RingsParams& p, const ParamValue& v) { p.forks = int(v.i); },
+         [](const RingsParams& p) { return (long long)p.forks; }},
+    };
+    return table;
+}
+
+RingsParams::RingsParams() {
+    set_defaults(rings_params(), *this);
+}
+
+void validate(const RingsParams& p, const Caps& caps) {
+    check_ranges(rings_params(), p, caps);
     if (p.dontfork && !p.mmap)
         throw InvalidArgument("dontfork applies to mmap rings: use mode 'mmap' or 'both'");
 }

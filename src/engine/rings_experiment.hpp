@@ -9,6 +9,7 @@
 #pragma once
 
 #include "histogram.hpp"
+#include "param_table.hpp"
 #include "result.hpp"
 #include "usage.hpp"
 
@@ -19,23 +20,22 @@
 namespace uringprobe {
 
 struct RingsParams {
-    int rings = 128;
-    int depth = 64;
-    bool mmap = true;      // run the mmap variant
-    bool no_mmap = true;   // run the no_mmap variant
-    bool dontfork = false; // mmap rings marked MADV_DONTFORK (io_uring_ring_dontfork)
-    int forks = 200;
+    RingsParams(); // every parameter at its default
+    int rings;
+    int depth;
+    bool mmap = true;    // run the mmap variant      } both set by the
+    bool no_mmap = true; // run the no_mmap variant   } mode parameter
+    bool dontfork;       // mmap rings marked MADV_DONTFORK (io_uring_ring_dontfork)
+    int forks;
 };
 
-// Caps a superuser sets so that one call cannot exhaust the machine.
-struct RingsCaps {
-    int max_rings = 4096;
-    int max_forks = 100000;
-};
+// rings, depth, mode, dontfork, forks; caps: uringprobe.max_rings and
+// uringprobe.max_forks.
+const ParamTable<RingsParams>& rings_params();
 
 // "mmap", "no_mmap" or "both"; throws InvalidArgument otherwise.
 void set_ring_modes(RingsParams& p, const std::string& mode);
-void validate(const RingsParams& p, const RingsCaps& caps);
+void validate(const RingsParams& p, const Caps& caps);
 
 struct RingsVariant {
     std::string variant; // baseline, mmap, mmap+dontfork, no_mmap

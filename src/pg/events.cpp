@@ -69,24 +69,14 @@ private:
 } // namespace
 
 Datum uringprobe_events(PG_FUNCTION_ARGS) {
-    for (int i = 0; i < 3; ++i)
-        if (PG_ARGISNULL(i))
-            ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-                            errmsg("uringprobe_events: arguments must not be NULL")));
-    const char* backend = text_to_cstring(PG_GETARG_TEXT_PP(0));
-    const int pipes = PG_GETARG_INT32(1);
-    const int64 events = PG_GETARG_INT64(2);
-
-    return uringprobe::pg::run_experiment(fcinfo, [&](bool& stopped) {
-        uringprobe::EventsParams p;
-        p.backend = backend;
-        p.pipes = pipes;
-        p.events = events;
-        uringprobe::validate(p, uringprobe::EventsCaps{}, kWaitEventSet);
-        const uringprobe::EventsResult r = uringprobe::run_events(
-            p, [&] { return std::make_unique<WaitEventSetWaiter>(p.pipes); },
-            uringprobe::pg::stop_requested);
-        stopped = r.outcome.is_stopped();
-        return uringprobe::events_table(r);
-    });
+    return uringprobe::pg::run_experiment(
+        fcinfo, "uringprobe_events", uringprobe::events_params,
+        [&](uringprobe::EventsParams& p, bool& stopped) {
+            uringprobe::validate(p, {}, kWaitEventSet);
+            const uringprobe::EventsResult r = uringprobe::run_events(
+                p, [&] { return std::make_unique<WaitEventSetWaiter>(p.pipes); },
+                uringprobe::pg::stop_requested);
+            stopped = r.outcome.is_stopped();
+            return uringprobe::events_table(r);
+        });
 }

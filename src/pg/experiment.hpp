@@ -6,6 +6,7 @@
 #include "boundary.hpp"
 #include "postgres_headers.hpp"
 #include "result_table.hpp"
+#include "sql_args.hpp"
 
 extern "C" {
 #include "utils/wait_event.h" // pgstat_report_wait_start/end around a run
@@ -22,17 +23,27 @@ uint32 experiment_wait_event();
 // engine has cleaned up.
 bool stop_requested();
 
-// Runs an experiment inside run_guarded() under the wait event: `body`
-// takes a bool& it sets when the engine stopped for a pending interrupt,
-// and returns the engine's Table. Afterwards the interrupt is served and
-// the table becomes the function's rows. The arguments must have been
-// read into plain values before.
-template <typename Body> Datum run_experiment(FunctionCallInfo fcinfo, Body&& body) {
+// Runs the experiment `function` (its parameters in `table()`): reads the
+// arguments by the table, then, inside run_guarded() under the wait event,
+// sets them into a Params and calls `body(P& p, bool& stopped)`, which
+// validates and runs the engine, sets `stopped` when the engine stopped for
+// a pending interrupt, and returns the engine's Table. Afterwards the
+// interrupt is served and the table becomes the function's rows.
+template <typename P, typename Body>
+Datum run_experiment(FunctionCallInfo fcinfo, const char* function, const ParamTable<P>& (*table)(),
+                     Body&& body) {
+    SqlArgShape shape;
+    run_guarded([&] { copy_shape(params_of(table()), &shape); });
+    const SqlArg* args = read_sql_args(fcinfo, shape, function);
     const uint32 wait_event = experiment_wait_event();
     ResultRows out;
     bool stopped = false;
     pgstat_report_wait_start(wait_event);
-    run_guarded([&] { copy_table(body(stopped), &out); });
+    run_guarded([&] {
+        P p;
+        set_from_args(table(), args, p);
+        copy_table(body(p, stopped), &out);
+    });
     pgstat_report_wait_end();
     if (stopped)
         CHECK_FOR_INTERRUPTS();

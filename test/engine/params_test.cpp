@@ -31,3 +31,74 @@ TEST(Params, CheckRange) {
     }
     EXPECT_THROW(check_range("depth", -9223372036854775807L, 1, 2), InvalidArgument);
 }
+
+// One table per experiment: defaults, ranges with their caps, the CLI's
+// options, all from the same rows.
+#include "completions_experiment.hpp"
+#include "events_experiment.hpp"
+#include "extend_experiment.hpp"
+#include "param_table.hpp"
+#include "rings_experiment.hpp"
+
+TEST(ParamTable, DefaultsAreValid) {
+    EXPECT_NO_THROW(validate(RingsParams{}, Caps{}));
+    EXPECT_NO_THROW(validate(CompletionsParams{}, Caps{}));
+    EXPECT_NO_THROW(validate(EventsParams{}, Caps{}, ""));
+    ExtendParams e;
+    EXPECT_FALSE(e.dir_given);
+    EXPECT_NO_THROW(validate(e, Caps{}));
+    // the defaults the table declares are the struct's
+    EXPECT_EQ(RingsParams{}.rings, 128);
+    EXPECT_TRUE(RingsParams{}.mmap && RingsParams{}.no_mmap);
+    EXPECT_EQ(e.strategy, ExtendStrategy::mdzeroextend);
+    EXPECT_TRUE(e.shared);
+    EXPECT_EQ(CompletionsParams{}.setup_flags, 0u);
+}
+
+TEST(ParamTable, RangesNameTheirCap) {
+    RingsParams p;
+    p.rings = 9;
+    try {
+        validate(p, Caps{{"uringprobe.max_rings", 8}});
+        FAIL() << "no exception";
+    } catch (const InvalidArgument& e) {
+        EXPECT_STREQ(e.what(), "rings must be between 1 and 8 (uringprobe.max_rings), got 9");
+    }
+    p.rings = 4097; // without the setting, its default caps
+    EXPECT_THROW(validate(p, Caps{}), InvalidArgument);
+    ExtendParams e;
+    e.block_size = 1000;
+    try {
+        validate(e, Caps{});
+        FAIL() << "no exception";
+    } catch (const InvalidArgument& x) {
+        EXPECT_STREQ(x.what(),
+                     "block_size must be a power of two between 512 and 1048576, got 1000");
+    }
+}
+
+TEST(ParamTable, SettingByName) {
+    EventsParams p;
+    ParamValue v;
+    v.i = 7;
+    set_param(events_params(), p, "pipes", v);
+    EXPECT_EQ(p.pipes, 7);
+    EXPECT_THROW(set_param(events_params(), p, "pipez", v), InvalidArgument);
+}
+
+TEST(ParamTable, OptionsAndUsage) {
+    for (const auto& row : extend_params()) {
+        if (row.param.name == "shared") {
+            EXPECT_EQ(row.param.option(), "--separate-files");
+        }
+        if (row.param.name == "min_blocks") {
+            EXPECT_EQ(row.param.option(), "--min-blocks");
+        }
+    }
+    const std::string usage = usage_lines(params_of(completions_params()));
+    EXPECT_NE(usage.find("--reaping each|batch"), std::string::npos) << usage;
+    EXPECT_NE(usage.find("(1000000)"), std::string::npos) << usage;
+    for (size_t start = 0, end; (end = usage.find('\n', start)) != std::string::npos;
+         start = end + 1)
+        EXPECT_LE(end - start, 79u) << usage.substr(start, end - start);
+}
