@@ -1,6 +1,7 @@
 #include "child_process.hpp"
 
 #include "error.hpp"
+#include "signals.hpp"
 
 #include <cerrno>
 #include <csignal>
@@ -12,21 +13,22 @@
 namespace uringprobe {
 
 ChildProcess::ChildProcess(const std::function<void()>& body) {
-    sigset_t all, old;
-    sigfillset(&all);
-    // Blocked across fork: the child starts with every signal blocked.
-    pthread_sigmask(SIG_SETMASK, &all, &old);
-    const pid_t parent = getpid();
-    pid_ = fork();
-    if (pid_ == 0) {
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (getppid() != parent)
+    int err = 0;
+    {
+        // Blocked across fork: the child starts with every signal blocked
+        // and never leaves this scope.
+        const AllSignalsBlocked blocked;
+        const pid_t parent = getpid();
+        pid_ = fork();
+        if (pid_ == 0) {
+            prctl(PR_SET_PDEATHSIG, SIGKILL);
+            if (getppid() != parent)
+                _exit(0);
+            body();
             _exit(0);
-        body();
-        _exit(0);
+        }
+        err = errno;
     }
-    const int err = errno;
-    pthread_sigmask(SIG_SETMASK, &old, nullptr);
     if (pid_ < 0)
         throw SysError(err, "fork");
 }

@@ -2,46 +2,29 @@
 
 #include "clock.hpp"
 #include "error.hpp"
+#include "extend_session.hpp"
 #include "file_layout.hpp"
 #include "io_threads.hpp"
-#include "params.hpp"
-#include "ring.hpp"
 #include "scratch_file.hpp"
+#include "session_threads.hpp"
 #include "stop_poll.hpp"
 #include "system_info.hpp"
 
-#include <algorithm>
-#include <array>
 #include <atomic>
-#include <cerrno>
 #include <chrono>
 #include <climits>
-#include <condition_variable>
 #include <cstring>
 #include <exception>
-#include <fcntl.h>
-#include <liburing.h>
 #include <memory>
-#include <mutex>
 #include <optional>
-#include <pthread.h>
-#include <random>
-#include <signal.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/uio.h>
-#include <thread>
 #include <vector>
 
 namespace uringprobe {
 
 namespace {
 
-constexpr int kMaxIov = 128;         // iovecs per zero write, as PostgreSQL's PG_IOV_MAX
-constexpr unsigned kDepth = 64;      // SQEs per session ring
-constexpr int kZeroExtendCutoff = 8; // mdzeroextend: more blocks than this -> fallocate
 constexpr int kMaxBlocks = 4096;
-constexpr std::uint64_t kStamp = 0x75726970726f6265ULL; // "uringpro be"
 
 const NamedValue kStrategies[] = {{"fallocate", int(ExtendStrategy::fallocate)},
                                   {"write_zeros", int(ExtendStrategy::write_zeros)},
@@ -50,353 +33,6 @@ const NamedValue kStrategies[] = {{"fallocate", int(ExtendStrategy::fallocate)},
 const NamedValue kInterfaces[] = {{"sync", int(ExtendInterface::sync)},
                                   {"io_uring", int(ExtendInterface::io_uring)},
                                   {"io_uring_async", int(ExtendInterface::io_uring_async)}};
-
-// Blocks the calling thread's signals for its lifetime: threads created
-// meanwhile inherit the full mask, so every signal goes to the caller.
-class AllSignalsBlocked {
-public:
-    AllSignalsBlocked() {
-        sigset_t all;
-        sigfillset(&all);
-        pthread_sigmask(SIG_SETMASK, &all, &old_);
-    }
-    ~AllSignalsBlocked() { pthread_sigmask(SIG_SETMASK, &old_, nullptr); }
-    AllSignalsBlocked(const AllSignalsBlocked&) = delete;
-    AllSignalsBlocked& operator=(const AllSignalsBlocked&) = delete;
-
-private:
-    sigset_t old_;
-};
-
-// Moves `iov` forward past `done` bytes.
-void advance(std::vector<iovec>& iov, size_t done) {
-    size_t i = 0;
-    while (i < iov.size() && done >= iov[i].iov_len)
-        done -= iov[i++].iov_len;
-    iov.erase(iov.begin(), iov.begin() + static_cast<long>(i));
-    if (!iov.empty() && done) {
-        iov[0].iov_base = static_cast<char*>(iov[0].iov_base) + done;
-        iov[0].iov_len -= done;
-    }
-}
-
-// One session's way to the kernel: plain syscalls, or its own ring with
-// every operation submitted and waited for (IOSQE_ASYNC on each SQE for
-// io_uring_async, which sends it straight to an io-wq worker).
-class FileIo {
-public:
-    explicit FileIo(ExtendInterface iface) : iface_(iface) {
-        if (iface_ != ExtendInterface::sync)
-            ring_.emplace(kDepth, 0);
-    }
-
-    void fallocate(int fd, off_t off, off_t len) {
-        if (!ring_) {
-            const int err = ::posix_fallocate(fd, off, len);
-            if (err)
-                throw SysError(err, "posix_fallocate");
-            return;
-        }
-        io_uring_prep_fallocate(sqe(), fd, 0, static_cast<__u64>(off), static_cast<__u64>(len));
-        check_neg_errno(submit_and_wait(1, nullptr), "io_uring fallocate");
-    }
-
-    // `count` iovecs at `off`, continuing after short writes. The iovecs
-    // are copied into a buffer the session keeps, so the timed path does
-    // not allocate.
-    void writev_all(int fd, const iovec* iov, size_t count, off_t off) {
-        pending_.assign(iov, iov + count);
-        while (!pending_.empty()) {
-            const int n = std::min<int>(static_cast<int>(pending_.size()), kMaxIov);
-            long done;
-            if (!ring_) {
-                done = check_syscall(::pwritev(fd, pending_.data(), n, off), "pwritev");
-            } else {
-                io_uring_prep_writev(sqe(), fd, pending_.data(), static_cast<unsigned>(n),
-                                     static_cast<__u64>(off));
-                done = check_neg_errno(submit_and_wait(1, nullptr), "io_uring writev");
-            }
-            if (done == 0)
-                throw SysError(ENOSPC, ring_ ? "io_uring writev" : "pwritev");
-            advance(pending_, static_cast<size_t>(done));
-            off += done;
-        }
-    }
-    void write_all(int fd, const char* buf, size_t len, off_t off) {
-        const iovec one{const_cast<char*>(buf), len};
-        writev_all(fd, &one, 1, off);
-    }
-
-    // Page `i` of `pages` at `off + i * block_size`: one write each, as a
-    // buffer manager writes pages; through a ring, submitted in batches.
-    void write_pages(int fd, const char* pages, int count, int block_size, off_t off) {
-        if (!ring_) {
-            for (int i = 0; i < count; ++i)
-                write_all(fd, pages + size_t(i) * block_size, size_t(block_size),
-                          off + off_t(i) * block_size);
-            return;
-        }
-        for (int first = 0; first < count; first += kDepth) {
-            const int batch = std::min<int>(count - first, kDepth);
-            for (int i = first; i < first + batch; ++i)
-                io_uring_prep_write(sqe(), fd, pages + size_t(i) * block_size,
-                                    static_cast<unsigned>(block_size),
-                                    static_cast<__u64>(off + off_t(i) * block_size));
-            std::array<int, kDepth> res{};
-            submit_and_wait(batch, res.data());
-            for (int i = 0; i < batch; ++i) {
-                if (res[size_t(i)] < 0)
-                    throw SysError(-res[size_t(i)], "io_uring write");
-                if (res[size_t(i)] < block_size) { // finish a short write the plain way
-                    const size_t done = size_t(res[size_t(i)]);
-                    write_all(fd, pages + size_t(first + i) * block_size + done,
-                              size_t(block_size) - done,
-                              off + off_t(first + i) * block_size + off_t(done));
-                }
-            }
-        }
-    }
-
-private:
-    io_uring_sqe* sqe() {
-        io_uring_sqe* s = io_uring_get_sqe(ring_->get());
-        if (!s)
-            throw SysError(EBUSY, "io_uring_get_sqe");
-        s->user_data = next_tag_++;
-        if (iface_ == ExtendInterface::io_uring_async)
-            s->flags |= IOSQE_ASYNC;
-        return s;
-    }
-
-    // Submits what was prepared (`count` SQEs tagged from first_tag_) and
-    // waits for all of them; the result of the i-th goes to res[i]. Returns
-    // the first result. Every completion is reaped before returning, also
-    // when the submission fails half-way, so no buffer is left in flight.
-    int submit_and_wait(int count, int* res) {
-        io_uring* r = ring_->get();
-        int submitted = io_uring_submit(r);
-        const int submit_err = submitted < 0 ? submitted : 0;
-        if (submitted < 0)
-            submitted = 0;
-        int first = 0;
-        for (int seen = 0; seen < submitted; ++seen) {
-            io_uring_cqe* cqe = nullptr;
-            int ret;
-            do
-                ret = io_uring_wait_cqe(r, &cqe);
-            while (ret == -EINTR);
-            check_neg_errno(ret, "io_uring_wait_cqe");
-            const auto idx = static_cast<int>(cqe->user_data - first_tag_);
-            if (res && idx >= 0 && idx < count)
-                res[idx] = cqe->res;
-            if (idx == 0)
-                first = cqe->res;
-            io_uring_cqe_seen(r, cqe);
-        }
-        first_tag_ = next_tag_;
-        check_neg_errno(submit_err, "io_uring_submit");
-        if (submitted < count)
-            throw SysError(EAGAIN, "io_uring_submit (fewer SQEs submitted than prepared)");
-        return first;
-    }
-
-    ExtendInterface iface_;
-    std::optional<Ring> ring_;
-    std::uint64_t next_tag_ = 0;
-    std::uint64_t first_tag_ = 0;
-    std::vector<iovec> pending_; // what writev_all has still to write
-};
-
-void stamp_page(char* page, int block_size, std::uint64_t block) {
-    std::memset(page, static_cast<int>((block & 0xff) | 1), static_cast<size_t>(block_size));
-    std::memcpy(page, &block, sizeof block);
-    std::memcpy(page + sizeof block, &kStamp, sizeof kStamp);
-}
-
-// One file being extended, and the lock its sessions take to extend it.
-struct Target {
-    std::shared_ptr<ScratchFile> file;
-    std::uint64_t quota_blocks = 0; // the file's final size
-    std::mutex lock;
-    std::uint64_t next_block = 0; // under lock
-};
-
-struct SessionResult {
-    long extensions = 0, fallocates = 0, zero_writes = 0, data_writes = 0;
-    std::uint64_t blocks = 0;
-    LatencyHistogram latency;
-    double lock_wait_ms = 0;
-    long nvcsw = 0, nivcsw = 0;
-};
-
-class Session {
-public:
-    Session(const ExtendParams& p, Target& target, int index, std::atomic<bool>& stop)
-        : p_(p), target_(target), stop_(stop), io_(p.interface), fd_(target.file->reopen()),
-          rng_(p.seed * 0x9e3779b97f4a7c15ULL + static_cast<std::uint64_t>(index) + 1),
-          zeros_(static_cast<size_t>(p.block_size), 0),
-          zero_iov_(static_cast<size_t>(p.max_blocks), iovec{zeros_.data(), zeros_.size()}),
-          pages_(p.write_data ? static_cast<size_t>(p.max_blocks) * p.block_size : 0) {}
-
-    void stop() { stop_ = true; }
-
-    // A failing session stops the others.
-    SessionResult run() {
-        try {
-            return run_until_done();
-        } catch (...) {
-            stop_ = true;
-            throw;
-        }
-    }
-
-private:
-    SessionResult run_until_done() {
-        rusage before{}, after{};
-        getrusage(RUSAGE_THREAD, &before);
-        while (!stop_.load(std::memory_order_relaxed)) {
-            std::uint64_t first = 0;
-            int n = 0;
-            {
-                const std::int64_t t0 = now_ns();
-                std::lock_guard<std::mutex> guard(target_.lock);
-                const std::int64_t t1 = now_ns();
-                if (p_.shared)
-                    r_.lock_wait_ms += (t1 - t0) / 1e6;
-                if (target_.next_block >= target_.quota_blocks)
-                    break;
-                n = static_cast<int>(
-                    std::min<std::uint64_t>(draw(), target_.quota_blocks - target_.next_block));
-                first = target_.next_block;
-                extend(first, n);
-                r_.latency.record(now_ns() - t1);
-                target_.next_block += static_cast<std::uint64_t>(n);
-            }
-            ++r_.extensions;
-            r_.blocks += static_cast<std::uint64_t>(n);
-            if (p_.write_data)
-                write_data(first, n);
-        }
-        getrusage(RUSAGE_THREAD, &after);
-        r_.nvcsw = after.ru_nvcsw - before.ru_nvcsw;
-        r_.nivcsw = after.ru_nivcsw - before.ru_nivcsw;
-        return r_;
-    }
-
-    std::uint64_t draw() {
-        const auto span = static_cast<std::uint64_t>(p_.max_blocks - p_.min_blocks + 1);
-        return static_cast<std::uint64_t>(p_.min_blocks) + rng_() % span;
-    }
-
-    off_t offset(std::uint64_t block) const { return static_cast<off_t>(block) * p_.block_size; }
-
-    void extend(std::uint64_t first, int n) {
-        const bool fallocate =
-            p_.strategy == ExtendStrategy::fallocate ||
-            (p_.strategy == ExtendStrategy::mdzeroextend && n > kZeroExtendCutoff);
-        if (fallocate) {
-            io_.fallocate(fd_.get(), offset(first), offset(static_cast<std::uint64_t>(n)));
-            ++r_.fallocates;
-        } else if (p_.strategy == ExtendStrategy::write) {
-            for (int i = 0; i < n; ++i) {
-                io_.write_all(fd_.get(), zeros_.data(), zeros_.size(),
-                              offset(first + static_cast<std::uint64_t>(i)));
-                ++r_.zero_writes;
-            }
-        } else {
-            r_.zero_writes += (n + kMaxIov - 1) / kMaxIov;
-            io_.writev_all(fd_.get(), zero_iov_.data(), static_cast<size_t>(n), offset(first));
-        }
-    }
-
-    void write_data(std::uint64_t first, int n) {
-        for (int i = 0; i < n; ++i)
-            stamp_page(pages_.data() + size_t(i) * p_.block_size, p_.block_size,
-                       first + static_cast<std::uint64_t>(i));
-        io_.write_pages(fd_.get(), pages_.data(), n, p_.block_size, offset(first));
-        r_.data_writes += n;
-    }
-
-    const ExtendParams& p_;
-    Target& target_;
-    std::atomic<bool>& stop_;
-    FileIo io_;
-    Fd fd_;
-    std::mt19937_64 rng_;
-    std::vector<char> zeros_;
-    std::vector<iovec> zero_iov_; // max_blocks times the zero block
-    std::vector<char> pages_;
-    SessionResult r_;
-};
-
-// Runs every session on its own thread (created with all signals blocked,
-// so signals keep going to the caller), keeps each thread alive after its
-// session ends until released, and joins them all however the caller exits.
-class SessionThreads {
-public:
-    explicit SessionThreads(std::vector<std::unique_ptr<Session>>& sessions)
-        : results_(sessions.size()) {
-        const AllSignalsBlocked blocked;
-        try {
-            for (size_t i = 0; i < sessions.size(); ++i)
-                threads_.emplace_back([this, i, s = sessions[i].get()] { body(i, *s); });
-        } catch (...) {
-            std::lock_guard<std::mutex> g(mu_);
-            if (!failure_)
-                failure_ = std::current_exception();
-            done_ += sessions.size() - threads_.size(); // never started
-            for (auto& s : sessions)
-                s->stop();
-        }
-    }
-    ~SessionThreads() { release_and_join(); }
-    SessionThreads(const SessionThreads&) = delete;
-    SessionThreads& operator=(const SessionThreads&) = delete;
-
-    bool wait_all_done(std::chrono::milliseconds timeout) {
-        std::unique_lock<std::mutex> g(mu_);
-        return cv_.wait_for(g, timeout, [this] { return done_ == results_.size(); });
-    }
-    void release_and_join() {
-        {
-            std::lock_guard<std::mutex> g(mu_);
-            released_ = true;
-        }
-        cv_.notify_all();
-        for (auto& t : threads_)
-            if (t.joinable())
-                t.join();
-    }
-    // After release_and_join(): the first failure, and every result.
-    std::exception_ptr failure() const { return failure_; }
-    const std::vector<SessionResult>& results() const { return results_; }
-
-private:
-    void body(size_t i, Session& s) {
-        SessionResult r;
-        std::exception_ptr err;
-        try {
-            r = s.run();
-        } catch (...) {
-            err = std::current_exception();
-        }
-        std::unique_lock<std::mutex> g(mu_);
-        results_[i] = std::move(r);
-        if (err && !failure_)
-            failure_ = err;
-        ++done_;
-        cv_.notify_all();
-        cv_.wait(g, [this] { return released_; });
-    }
-
-    std::vector<SessionResult> results_;
-    std::vector<std::thread> threads_;
-    std::mutex mu_;
-    std::condition_variable cv_;
-    size_t done_ = 0;
-    bool released_ = false;
-    std::exception_ptr failure_;
-};
 
 // Size and content of a finished file: every block stamped with its
 // number (data written) or all zeros.
@@ -540,7 +176,7 @@ ExtendResult run_extend(const ExtendParams& p, const std::vector<std::string>& a
         workers.emplace();
     const UsageMeter usage(RUSAGE_SELF);
     const std::int64_t t0 = now_ns();
-    SessionThreads threads(sessions);
+    SessionThreads<Session> threads(sessions);
     // Wait, sampling the io-wq workers and passing a stop request on. The
     // sessions' threads stay alive until released: their io-wq workers
     // exit with them, and the last sample must still see them.
