@@ -68,9 +68,12 @@ BENCH_ENV = $(if $(PROFILE),URINGPROBE_PROFILE='$(PROFILE)') \
 	$(if $(RESULTS),URINGPROBE_RESULTS='$(RESULTS)')
 bench:
 	$(strip $(BENCH_ENV) tools/run-bench $(if $(LIST),--list))
-# make soak [SOAK_SECONDS=180] [SOAK_CLIENTS=8]: every experiment from
-# concurrent pgbench sessions, then leaks, crashes and the log checked.
+# make soak [SOAK_SECONDS=180] [SOAK_CLIENTS=8] [SOAK_SERVER=name]
+# [SOAK_IO_METHOD=io_uring]: every experiment from concurrent pgbench
+# sessions, then leaks, crashes and the log checked.
 soak:
 	$(strip $(BENCH_ENV) URINGPROBE_BENCHES=soak $(if $(SOAK_SECONDS),URINGPROBE_SOAK_SECONDS='$(SOAK_SECONDS)') \
-	  $(if $(SOAK_CLIENTS),URINGPROBE_SOAK_CLIENTS='$(SOAK_CLIENTS)') tools/run-bench)
+	  $(if $(SOAK_CLIENTS),URINGPROBE_SOAK_CLIENTS='$(SOAK_CLIENTS)') \
+	  $(if $(SOAK_SERVER),URINGPROBE_SOAK_SERVER='$(SOAK_SERVER)') \
+	  $(if $(SOAK_IO_METHOD),URINGPROBE_SOAK_IO_METHOD='$(SOAK_IO_METHOD)') tools/run-bench)
 .PHONY: test bench soak

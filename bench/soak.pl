@@ -1,8 +1,9 @@
 # Soak: every experiment from URINGPROBE_SOAK_CLIENTS (8) concurrent
 # pgbench sessions for URINGPROBE_SOAK_SECONDS (180), each transaction a
-# random experiment in a small size (bench/soak.sql), on the newest server
-# under io_method=io_uring with the scratch directory on the default
-# scratch filesystem. Meanwhile one more session after another starts a
+# random experiment in a small size (bench/soak.sql), on the server named
+# by URINGPROBE_SOAK_SERVER (default: the newest) under the io_method
+# URINGPROBE_SOAK_IO_METHOD names (default: io_uring where the server has
+# it), with the scratch directory on the default scratch filesystem. Meanwhile one more session after another starts a
 # long run of a random experiment and is stopped midway, by
 # pg_cancel_backend() or pg_terminate_backend() in turn. Before and after:
 # the postmaster's fds, io_uring fds and io_uring mappings, the server's
@@ -28,9 +29,18 @@ my $clients = $ENV{URINGPROBE_SOAK_CLIENTS} // 8;
 plan_cells(1);
 
 my ($server) = sort { $b->{major} <=> $a->{major} } servers();
+if (my $name = $ENV{URINGPROBE_SOAK_SERVER})
+{
+	($server) = grep { $_->{name} eq $name } servers()
+	  or die "URINGPROBE_SOAK_SERVER: no server '$name' (set up: @{[ map { $_->{name} } servers() ]})\n";
+}
+my $io_method = $ENV{URINGPROBE_SOAK_IO_METHOD} // ($server->{major} >= 18 ? 'io_uring' : 'sync');
+grep { $_ eq $io_method } io_methods($server)
+  or die "URINGPROBE_SOAK_IO_METHOD: $server->{name} has no io_method '$io_method'\n";
 my $scratch = default_scratch_dir();
-my ($node) = start_cluster(server => $server, io_method => $server->{major} >= 18 ? 'io_uring' : 'sync',
-	name => 'soak', settings => [ "uringprobe.scratch_dirs = '$scratch'", 'max_connections = 40' ]);
+my ($node) = start_cluster(server => $server, io_method => $io_method,
+	name => "soak_$server->{name}_$io_method",
+	settings => [ "uringprobe.scratch_dirs = '$scratch'", 'max_connections = 40' ]);
 $node->safe_psql('postgres', 'CREATE EXTENSION uringprobe');
 
 # What the server holds: the postmaster's fds, io_uring fds and mappings,
@@ -101,7 +111,7 @@ sub stop_sessions
 
 my $log_start = -s $node->logfile;
 my $before = server_state();
-cell("soak: $clients clients for $seconds s, every experiment, sessions stopped midway");
+cell("soak on $server->{name} under io_method=$io_method: $clients clients for $seconds s, every experiment, sessions stopped midway");
 my $stops_file = PostgreSQL::Test::Utils::tempdir() . '/stops';
 my $stopper = fork() // die "fork: $!\n";
 if ($stopper == 0)
@@ -154,7 +164,7 @@ my $tsv = tsv_open($out_file, qw(server io_method clients seconds transactions t
   pm_mappings_after aux_processes aux_processes_same cancelled terminated children_left scratch_files_left
   log_crash_lines log_errors verdict));
 my ($tps) = $out =~ /tps = ([\d.]+)/;
-tsv_row($tsv, $server->{name}, $server->{major} >= 18 ? 'io_uring' : 'sync', $clients, $seconds, $tx // '',
+tsv_row($tsv, $server->{name}, $io_method, $clients, $seconds, $tx // '',
 	$tps // '', $failed // 0, $before->{fds}, $after->{fds}, $before->{io_uring_fds}, $after->{io_uring_fds},
 	$before->{mappings}, $after->{mappings}, scalar(split /, /, $before->{processes}),
 	$before->{processes} eq $after->{processes} ? 'yes' : 'no', $stops{cancelled} // 0,

@@ -293,15 +293,16 @@ suite_log_dir() {
 }
 
 # Run a command in the staged suite $1 as the cluster user, with the server
-# list, the scratch filesystems (fs/ beside the suite: tools/scratch-fs) and
-# the TAP modules (those of the first server, $2 = its pg_config).
+# list (the suite's, or the file SUITE_SERVERS names), the scratch
+# filesystems (fs/ beside the suite: tools/scratch-fs) and the TAP modules
+# (those of the first server, $2 = its pg_config).
 run_in_suite() {
 	local suite=$1 pg_config=$2 rc=0
 	shift 2
 	# exec: the command is this script's own child, so that on Ctrl-C the
 	# script's trap runs only after the command has stopped its clusters
 	(cd "$suite" && exec "$UP_TOOLS/as-cluster-user" env \
-		URINGPROBE_SERVERS="$suite/servers.list" \
+		URINGPROBE_SERVERS="${SUITE_SERVERS:-$suite/servers.list}" \
 		URINGPROBE_SCRATCH_FS_LIST="$(dirname "$suite")/fs/filesystems.list" \
 		PERL5LIB="$suite/tools/perl:$("$pg_config" --pkglibdir)/pgxs/src/test/perl" \
 		"$@") || rc=$?
