@@ -15,39 +15,22 @@ ORDER BY 1;
 SELECT status LIKE 'unsupported: %' AS unsupported, ops, seconds, ops_per_sec IS NULL AS no_rate,
        p50_us IS NULL AND p99_us IS NULL AND max_us IS NULL AS no_latency
 FROM uringprobe_completions('nop', flags => 'sqpoll,defer_taskrun', completions => 10);
--- The events function declared with vcsw and ivcsw swapped.
-CREATE FUNCTION swapped_events(backend text DEFAULT 'epoll', pipes integer DEFAULT 1,
-    events bigint DEFAULT 10,
-    OUT experiment text, OUT variant text, OUT status text, OUT ops bigint,
-    OUT seconds double precision, OUT ops_per_sec double precision,
-    OUT p50_us double precision, OUT p99_us double precision, OUT max_us double precision,
-    OUT user_ms double precision, OUT sys_ms double precision, OUT minflt bigint,
-    OUT ivcsw bigint, OUT vcsw bigint, OUT pipes bigint, OUT rounds bigint,
-    OUT enters bigint, OUT latency_histogram text)
-RETURNS SETOF record AS '$libdir/uringprobe', 'uringprobe_events' LANGUAGE C;
-SELECT count(*) FROM swapped_events();
--- ... with a text column where the module produces a number.
-DROP FUNCTION swapped_events;
-CREATE FUNCTION swapped_events(backend text DEFAULT 'epoll', pipes integer DEFAULT 1,
-    events bigint DEFAULT 10,
-    OUT experiment text, OUT variant text, OUT status text, OUT ops text,
-    OUT seconds double precision, OUT ops_per_sec double precision,
-    OUT p50_us double precision, OUT p99_us double precision, OUT max_us double precision,
-    OUT user_ms double precision, OUT sys_ms double precision, OUT minflt bigint,
-    OUT vcsw bigint, OUT ivcsw bigint, OUT pipes bigint, OUT rounds bigint,
-    OUT enters bigint, OUT latency_histogram text)
-RETURNS SETOF record AS '$libdir/uringprobe', 'uringprobe_events' LANGUAGE C;
-SELECT count(*) FROM swapped_events();
--- ... with a column missing.
-DROP FUNCTION swapped_events;
-CREATE FUNCTION swapped_events(backend text DEFAULT 'epoll', pipes integer DEFAULT 1,
-    events bigint DEFAULT 10,
-    OUT experiment text, OUT variant text, OUT status text, OUT ops bigint,
-    OUT seconds double precision, OUT ops_per_sec double precision,
-    OUT p50_us double precision, OUT p99_us double precision, OUT max_us double precision,
-    OUT user_ms double precision, OUT sys_ms double precision, OUT minflt bigint,
-    OUT vcsw bigint, OUT ivcsw bigint, OUT pipes bigint, OUT rounds bigint,
-    OUT enters bigint)
-RETURNS SETOF record AS '$libdir/uringprobe', 'uringprobe_events' LANGUAGE C;
-SELECT count(*) FROM swapped_events();
-DROP FUNCTION swapped_events;
+-- uringprobe_events() declared again with its OUT columns changed: the
+-- call is refused naming the column, never returned misread.
+CREATE FUNCTION pg_temp.events_declared_as(args text) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+    EXECUTE format('CREATE FUNCTION misdeclared_events(%s) RETURNS SETOF record AS %L, %L LANGUAGE C',
+                   args, '$libdir/uringprobe', 'uringprobe_events');
+    PERFORM count(*) FROM misdeclared_events(events => 10);
+    DROP FUNCTION misdeclared_events;
+    RETURN 'no error';
+EXCEPTION WHEN OTHERS THEN
+    RETURN SQLSTATE || ': ' || SQLERRM;
+END $$;
+SELECT change, pg_temp.events_declared_as(replace(args, from_text, to_text)) AS result
+FROM (SELECT pg_get_function_arguments('uringprobe_events'::regproc)) f(args),
+     (VALUES ('as installed', '', ''),
+             ('vcsw and ivcsw swapped', 'OUT vcsw bigint, OUT ivcsw bigint', 'OUT ivcsw bigint, OUT vcsw bigint'),
+             ('ops as text', 'OUT ops bigint', 'OUT ops text'),
+             ('latency_histogram missing', ', OUT latency_histogram text', '')) c(change, from_text, to_text)
+ORDER BY change;

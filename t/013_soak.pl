@@ -1,5 +1,5 @@
 # A short soak in make test on every server under every io_method it has:
-# bench/soak.pl (what make soak runs for three minutes) for 5 s a cell with
+# bench/soak.pl (what make soak runs for three minutes) for 3 s a cell with
 # 8 concurrent pgbench sessions, each transaction a random experiment,
 # while other sessions' long runs are cancelled and terminated midway.
 # Afterwards the postmaster holds the fds, io_uring fds and mappings it
@@ -24,7 +24,7 @@ for my $server (servers())
 		my ($out, $err) = ('', '');
 		my $ok;
 		{
-			local $ENV{URINGPROBE_SOAK_SECONDS} = 5;
+			local $ENV{URINGPROBE_SOAK_SECONDS} = 3;
 			local $ENV{URINGPROBE_SOAK_CLIENTS} = 8;
 			local $ENV{URINGPROBE_SOAK_SERVER} = $server->{name};
 			local $ENV{URINGPROBE_SOAK_IO_METHOD} = $io_method;

@@ -125,12 +125,7 @@ const ParamTable<CompletionsParams>& completions_params() {
         {bigint_param("completions", 1000000, 1, 100000000, "completions to reap"),
          [](P& p, const ParamValue& v) { p.completions = long(v.i); },
          [](const P& p) { return (long long)p.completions; }},
-        {text_param("dir", "NULL", "", "read: the scratch directory for the file"),
-         [](P& p, const ParamValue& v) {
-             p.dir = v.s;
-             p.dir_given = !v.null;
-         },
-         nullptr},
+        scratch_dir_row<P>("read: the scratch directory for the file"),
     };
     return table;
 }

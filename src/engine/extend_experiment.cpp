@@ -80,12 +80,7 @@ const char* to_string(ExtendInterface i) {
 const ParamTable<ExtendParams>& extend_params() {
     using P = ExtendParams;
     static const ParamTable<P> table = {
-        {text_param("dir", "NULL", "", "the scratch directory (SQL: NULL for the first allowed)"),
-         [](P& p, const ParamValue& v) {
-             p.dir = v.s;
-             p.dir_given = !v.null;
-         },
-         nullptr},
+        scratch_dir_row<P>("the scratch directory (SQL: NULL for the first allowed)"),
         {text_param("strategy", "'mdzeroextend'", "fallocate|write_zeros|mdzeroextend|write",
                     "how each extension grows the file"),
          [](P& p, const ParamValue& v) { p.strategy = parse_extend_strategy(v.s); }, nullptr},

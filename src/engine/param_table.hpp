@@ -129,4 +129,15 @@ Param boolean_param(const char* name, bool def, const char* help);
 // `def` as SQL writes it ('both', NULL); `choices` "a|b|c" or "" (free text).
 Param text_param(const char* name, const char* def, const char* choices, const char* help);
 
+// The row of a scratch directory parameter `dir` (SQL: NULL for the first
+// allowed), for a Params with `dir` and `dir_given`.
+template <typename P> ParamRow<P> scratch_dir_row(const char* help) {
+    return {text_param("dir", "NULL", "", help),
+            [](P& p, const ParamValue& v) {
+                p.dir = v.s;
+                p.dir_given = !v.null;
+            },
+            nullptr};
+}
+
 } // namespace uringprobe

@@ -51,6 +51,14 @@ bool creator_runs(long pid, std::uint64_t started) {
 
 } // namespace
 
+std::vector<std::string> allowed_scratch_dirs(const std::string& list, bool dir_given,
+                                              std::string& dir) {
+    std::vector<std::string> allowed = split_dir_list(list);
+    if (!dir_given && !allowed.empty())
+        dir = allowed.front();
+    return allowed;
+}
+
 std::vector<std::string> split_dir_list(const std::string& list) {
     std::vector<std::string> out;
     std::stringstream in(list);

@@ -33,6 +33,10 @@ private:
 // The comma-separated list of a setting such as uringprobe.scratch_dirs,
 // each entry trimmed; empty entries dropped.
 std::vector<std::string> split_dir_list(const std::string& list);
+// The directories a setting's list allows; where the caller gave no
+// directory (`dir_given` false: SQL NULL), `dir` becomes the first of them.
+std::vector<std::string> allowed_scratch_dirs(const std::string& list, bool dir_given,
+                                              std::string& dir);
 
 // A new file in a ScratchDir, named after this process so that a later
 // sweep can tell whether its creator is still alive. Created with

@@ -86,10 +86,15 @@ void raise_captured(const CapturedError& err) {
     pg_unreachable();
 }
 
-char* pstrdup_guarded(const std::string& s) {
-    char* p = static_cast<char*>(palloc_extended(s.size() + 1, MCXT_ALLOC_NO_OOM));
+void* palloc_guarded(size_t bytes) {
+    void* p = palloc_extended(bytes ? bytes : 1, MCXT_ALLOC_NO_OOM);
     if (!p)
         throw std::bad_alloc();
+    return p;
+}
+
+char* pstrdup_guarded(const std::string& s) {
+    char* p = static_cast<char*>(palloc_guarded(s.size() + 1));
     std::memcpy(p, s.c_str(), s.size() + 1);
     return p;
 }

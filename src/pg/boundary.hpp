@@ -78,8 +78,9 @@ template <typename Body> void run_guarded(Body&& body) {
         raise_captured(err);
 }
 
-// A palloc'd copy of `s` in the current memory context, made without
-// raising: throws std::bad_alloc instead, for use inside run_guarded().
+// palloc in the current memory context without raising: throws
+// std::bad_alloc instead, for use inside run_guarded(); and a copy of `s`.
+void* palloc_guarded(size_t bytes);
 char* pstrdup_guarded(const std::string& s);
 
 } // namespace uringprobe::pg

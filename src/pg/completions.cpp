@@ -31,9 +31,8 @@ Datum uringprobe_completions(PG_FUNCTION_ARGS) {
     return uringprobe::pg::run_experiment(
         fcinfo, "uringprobe_completions", uringprobe::completions_params,
         [&](uringprobe::CompletionsParams& p, bool& stopped) {
-            const auto allowed = uringprobe::split_dir_list(allowed_list ? allowed_list : "");
-            if (!p.dir_given && !allowed.empty())
-                p.dir = allowed.front();
+            const auto allowed = uringprobe::allowed_scratch_dirs(allowed_list ? allowed_list : "",
+                                                                  p.dir_given, p.dir);
             uringprobe::validate(p, {});
             const uringprobe::CompletionsResult r =
                 uringprobe::run_completions(p, allowed, uringprobe::pg::stop_requested);

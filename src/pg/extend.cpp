@@ -18,9 +18,8 @@ Datum uringprobe_extend(PG_FUNCTION_ARGS) {
     return uringprobe::pg::run_experiment(
         fcinfo, "uringprobe_extend", uringprobe::extend_params,
         [&](uringprobe::ExtendParams& p, bool& stopped) {
-            const auto allowed = uringprobe::split_dir_list(allowed_list ? allowed_list : "");
-            if (!p.dir_given && !allowed.empty())
-                p.dir = allowed.front();
+            const auto allowed = uringprobe::allowed_scratch_dirs(allowed_list ? allowed_list : "",
+                                                                  p.dir_given, p.dir);
             uringprobe::validate(p, {{"uringprobe.max_scratch_mb", max_scratch_mb}});
             const uringprobe::ExtendResult r =
                 uringprobe::run_extend(p, allowed, uringprobe::pg::stop_requested);

@@ -11,16 +11,6 @@ extern "C" {
 
 namespace uringprobe::pg {
 
-namespace {
-// palloc without raising, for use inside run_guarded().
-void* palloc_guarded(size_t bytes) {
-    void* p = palloc_extended(bytes ? bytes : 1, MCXT_ALLOC_NO_OOM);
-    if (!p)
-        throw std::bad_alloc();
-    return p;
-}
-} // namespace
-
 void copy_table(const Table& table, ResultRows* out) {
     const int ncols = static_cast<int>(table.columns.size());
     const size_t n = table.rows.size() * static_cast<size_t>(ncols);

@@ -4,15 +4,6 @@
 
 namespace uringprobe::pg {
 
-namespace {
-void* palloc_guarded(size_t bytes) {
-    void* p = palloc_extended(bytes ? bytes : 1, MCXT_ALLOC_NO_OOM);
-    if (!p)
-        throw std::bad_alloc();
-    return p;
-}
-} // namespace
-
 void copy_shape(const std::vector<Param>& params, SqlArgShape* out) {
     const int n = static_cast<int>(params.size());
     out->nargs = n;
