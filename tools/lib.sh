@@ -201,7 +201,9 @@ use_compiler_cache() {
 	! is_root || ensure_packages ccache
 	UP_CXX=g++
 	if command -v ccache >/dev/null; then
-		export CCACHE_DIR=$UP_CACHE/ccache CCACHE_NOHASHDIR=true
+		# paths below the work tree hashed relative to it: a clone elsewhere
+		# hits the same cache
+		export CCACHE_DIR=$UP_CACHE/ccache CCACHE_NOHASHDIR=true CCACHE_BASEDIR=$UP_ROOT
 		UP_CXX="ccache g++"
 	fi
 	export UP_CXX
