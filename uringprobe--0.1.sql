@@ -85,6 +85,8 @@ CREATE FUNCTION uringprobe_extend(
     seed bigint DEFAULT 1,
     block_size integer DEFAULT 8192,
     verify boolean DEFAULT false,
+    sizing text DEFAULT 'uniform',
+    pages integer DEFAULT 8,
     OUT experiment text,
     OUT variant text,
     OUT status text,
@@ -120,6 +122,11 @@ CREATE FUNCTION uringprobe_extend(
     OUT file_bytes bigint,
     OUT verified text,
     OUT stale_removed bigint,
+    OUT sizing text,
+    OUT pages bigint,
+    OUT switches bigint,
+    OUT mean_extension_blocks double precision,
+    OUT size_histogram text,
     OUT latency_histogram text)
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'uringprobe_extend'
@@ -233,9 +240,9 @@ GRANT EXECUTE ON FUNCTION uringprobe_rings(integer, integer, text, boolean, inte
     TO pg_execute_server_program;
 -- Writing files as the server's user, in the allowed scratch directories.
 REVOKE ALL ON FUNCTION uringprobe_extend(text, text, text, integer, integer, integer, boolean,
-    integer, boolean, bigint, integer, boolean) FROM PUBLIC;
+    integer, boolean, bigint, integer, boolean, text, integer) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION uringprobe_extend(text, text, text, integer, integer, integer, boolean,
-    integer, boolean, bigint, integer, boolean) TO pg_write_server_files;
+    integer, boolean, bigint, integer, boolean, text, integer) TO pg_write_server_files;
 -- Rings, kernel threads and a forked sender: for those trusted to run
 -- programs as the server's user ('read' also needs pg_write_server_files).
 REVOKE ALL ON FUNCTION uringprobe_completions(text, integer, integer, text, text, bigint, text)

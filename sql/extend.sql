@@ -31,6 +31,21 @@ FROM uringprobe_extend(sessions => 4, min_blocks => 4, max_blocks => 4, total_mb
 SELECT sessions, shared, ops, file_bytes, verified
 FROM uringprobe_extend(sessions => 4, shared => false, min_blocks => 4, max_blocks => 4,
                        total_mb => 2, write_data => true, verify => true);
+-- PostgreSQL 16's sizing with one session, nobody waiting: without the
+-- fix every extension is pages (8) blocks of zeros; with it the sizes grow
+-- with the session's blocks so far (8, 8, 16, 32, then 64): one switch
+-- from zeros to fallocate.
+SELECT sizing, pages, ops, switches, fallocates, zero_writes, round(mean_extension_blocks::numeric, 2) AS mean_blocks,
+       size_histogram, file_bytes
+FROM (VALUES ('waiters'), ('waiters_prior')) s(rule),
+     LATERAL uringprobe_extend(total_mb => 2, sizing => s.rule)
+ORDER BY 1;
+-- Four sessions sized by the waiters they see: the file is exact.
+SELECT sizing, sessions, file_bytes, verified
+FROM (VALUES ('waiters'), ('waiters_prior')) s(rule),
+     LATERAL uringprobe_extend(sessions => 4, total_mb => 2, sizing => s.rule, pages => 2,
+                               write_data => true, verify => true)
+ORDER BY 1;
 -- Nothing is left behind.
 SELECT count(*) AS files_left FROM pg_ls_dir('/tmp') f
 WHERE f LIKE 'uringprobe-' || pg_backend_pid() || '-%';

@@ -25,6 +25,7 @@ namespace uringprobe {
 namespace {
 
 constexpr int kMaxBlocks = 4096;
+constexpr int kMaxWaitersBlocks = 64; // PostgreSQL's MAX_BUFFERS_TO_EXTEND_BY
 
 const NamedValue kStrategies[] = {{"fallocate", int(ExtendStrategy::fallocate)},
                                   {"write_zeros", int(ExtendStrategy::write_zeros)},
@@ -33,6 +34,9 @@ const NamedValue kStrategies[] = {{"fallocate", int(ExtendStrategy::fallocate)},
 const NamedValue kInterfaces[] = {{"sync", int(ExtendInterface::sync)},
                                   {"io_uring", int(ExtendInterface::io_uring)},
                                   {"io_uring_async", int(ExtendInterface::io_uring_async)}};
+const NamedValue kSizings[] = {{"uniform", int(ExtendSizing::uniform)},
+                               {"waiters", int(ExtendSizing::waiters)},
+                               {"waiters_prior", int(ExtendSizing::waiters_prior)}};
 
 // Size and content of a finished file: every block stamped with its
 // number (data written) or all zeros.
@@ -76,6 +80,16 @@ const char* to_string(ExtendStrategy s) {
 const char* to_string(ExtendInterface i) {
     return name_of(kInterfaces, int(i));
 }
+ExtendSizing parse_extend_sizing(const std::string& name) {
+    return static_cast<ExtendSizing>(lookup_name(kSizings, "sizing", name));
+}
+const char* to_string(ExtendSizing s) {
+    return name_of(kSizings, int(s));
+}
+
+int max_extension_blocks(const ExtendParams& p) {
+    return p.sizing == ExtendSizing::uniform ? p.max_blocks : kMaxWaitersBlocks;
+}
 
 const ParamTable<ExtendParams>& extend_params() {
     using P = ExtendParams;
@@ -115,6 +129,16 @@ const ParamTable<ExtendParams>& extend_params() {
          [](const P& p) { return (long long)p.block_size; }},
         {boolean_param("verify", false, "read the files back and check size and content"),
          [](P& p, const ParamValue& v) { p.verify = v.b; }, nullptr},
+        {text_param("sizing", "'uniform'", "uniform|waiters|waiters_prior",
+                    "extension sizes drawn between min_blocks and max_blocks, or PostgreSQL "
+                    "16's rule: pages x (1 + sessions waiting), before its fix (waiters) "
+                    "or with it (waiters_prior: at least the session's blocks so far); "
+                    "at most 64"),
+         [](P& p, const ParamValue& v) { p.sizing = parse_extend_sizing(v.s); }, nullptr},
+        {integer_param("pages", 8, 1, kMaxWaitersBlocks,
+                       "waiters sizing: the pages one extension needs (a COPY batch's)"),
+         [](P& p, const ParamValue& v) { p.pages = int(v.i); },
+         [](const P& p) { return (long long)p.pages; }},
     };
     return table;
 }
@@ -126,13 +150,17 @@ ExtendParams::ExtendParams() {
 void validate(const ExtendParams& p, const Caps& caps) {
     check_ranges(extend_params(), p, caps);
     check_range("max_blocks", p.max_blocks, p.min_blocks, kMaxBlocks);
-    const long long extension_mib = (static_cast<long long>(p.max_blocks) * p.block_size) >> 20;
+    // the largest extension: max_blocks, or 64 with a waiters sizing
+    const std::string largest = p.sizing == ExtendSizing::uniform ? "max_blocks" : "64";
+    const long long extension_mib =
+        (static_cast<long long>(max_extension_blocks(p)) * p.block_size) >> 20;
     if (extension_mib > 64)
-        throw InvalidArgument("max_blocks x block_size must be at most 64 MiB, got " +
+        throw InvalidArgument(largest + " x block_size must be at most 64 MiB, got " +
                               std::to_string(extension_mib) + " MiB");
     if (p.write_data && p.sessions * extension_mib > 1024)
-        throw InvalidArgument("with write_data, sessions x max_blocks x block_size must be at "
-                              "most 1024 MiB (each session holds one extension's pages), got " +
+        throw InvalidArgument("with write_data, sessions x " + largest +
+                              " x block_size must be at most 1024 MiB (each session holds one "
+                              "extension's pages), got " +
                               std::to_string(p.sessions * extension_mib) + " MiB");
     const long long total_blocks = (static_cast<long long>(p.total_mb) << 20) / p.block_size;
     if (!p.shared && total_blocks < p.sessions)
@@ -196,6 +224,9 @@ ExtendResult run_extend(const ExtendParams& p, const std::vector<std::string>& a
         r.data_write_calls += s.data_writes;
         r.bytes += s.blocks * static_cast<std::uint64_t>(p.block_size);
         r.latency.merge(s.latency);
+        r.sizes.resize(std::max(r.sizes.size(), s.sizes.size()));
+        for (size_t n = 0; n < s.sizes.size(); ++n)
+            r.sizes[n] += s.sizes[n];
         r.lock_wait_ms += s.lock_wait_ms;
         r.usage.nvcsw += s.nvcsw;
         r.usage.nivcsw += s.nivcsw;
@@ -211,6 +242,7 @@ ExtendResult run_extend(const ExtendParams& p, const std::vector<std::string>& a
     r.verified = "not checked";
     long extents = 0;
     for (const auto& t : targets) {
+        r.switches += t->switches;
         struct stat st {};
         check_syscall(::fstat(t->file->fd(), &st), "fstat");
         r.file_bytes += static_cast<std::uint64_t>(st.st_size);
@@ -230,12 +262,38 @@ ExtendResult run_extend(const ExtendParams& p, const std::vector<std::string>& a
 
 Table extend_table(const ExtendResult& r) {
     const ExtendParams& p = r.params;
-    Table t = experiment_table({"strategy",      "interface",        "sessions",     "shared",
-                                "min_blocks",    "max_blocks",       "block_size",   "write_data",
-                                "bytes",         "mb_per_sec",       "fallocates",   "zero_writes",
-                                "data_writes",   "lock_wait_ms",     "iowq_workers", "iowq_cpu_ms",
-                                "filesystem",    "extents",          "file_bytes",   "verified",
-                                "stale_removed", "latency_histogram"});
+    Table t = experiment_table({"strategy",
+                                "interface",
+                                "sessions",
+                                "shared",
+                                "min_blocks",
+                                "max_blocks",
+                                "block_size",
+                                "write_data",
+                                "bytes",
+                                "mb_per_sec",
+                                "fallocates",
+                                "zero_writes",
+                                "data_writes",
+                                "lock_wait_ms",
+                                "iowq_workers",
+                                "iowq_cpu_ms",
+                                "filesystem",
+                                "extents",
+                                "file_bytes",
+                                "verified",
+                                "stale_removed",
+                                "sizing",
+                                "pages",
+                                "switches",
+                                "mean_extension_blocks",
+                                "size_histogram",
+                                "latency_histogram"});
+    std::string sizes; // "blocks:count" of every size that occurred
+    for (size_t n = 0; n < r.sizes.size(); ++n)
+        if (r.sizes[n])
+            sizes +=
+                (sizes.empty() ? "" : ",") + std::to_string(n) + ":" + std::to_string(r.sizes[n]);
     const auto opt = [](long v) { return v < 0 ? Value::null() : Value::integer(v); };
     add_row(t,
             {"extend", std::string(to_string(p.strategy)) + "/" + to_string(p.interface), r.outcome,
@@ -261,6 +319,12 @@ Table extend_table(const ExtendResult& r) {
              Value::integer(static_cast<std::int64_t>(r.file_bytes)),
              Value::text(r.verified),
              Value::integer(r.stale_removed),
+             Value::text(to_string(p.sizing)),
+             Value::integer(p.pages),
+             Value::integer(r.switches),
+             ratio(static_cast<double>(r.bytes / static_cast<std::uint64_t>(p.block_size)),
+                   static_cast<double>(r.extensions)),
+             Value::text(sizes),
              Value::text(r.latency.encoded())});
     return t;
 }

@@ -13,8 +13,9 @@
 // Extension sizes are fixed (min_blocks == max_blocks) or drawn uniformly
 // from [min_blocks, max_blocks] by a seeded generator. Sessions are threads
 // of this process, each with its own descriptor (and ring): on one shared
-// file they extend under one lock, as backends hold the relation extension
-// lock, and write their data pages outside it; or each extends its own
+// file they extend under one lock, granted in the order asked as backends
+// are granted the relation extension lock, and write their data pages
+// outside it; or each extends its own
 // file. Nothing here blocks signals for long or touches PostgreSQL: the
 // sessions run with every signal blocked, the calling thread polls the stop
 // callback.
@@ -28,11 +29,17 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace uringprobe {
 
 enum class ExtendStrategy { fallocate, write_zeros, mdzeroextend, write };
 enum class ExtendInterface { sync, io_uring, io_uring_async };
+// How big each extension is: drawn uniformly from [min_blocks, max_blocks];
+// PostgreSQL 16's rule before commit 82a4edab (pages x (1 + the sessions
+// waiting on the extension lock), at most 64); or 16.0's and later's (also
+// at least as many blocks as the session has extended so far, at most 64).
+enum class ExtendSizing { uniform, waiters, waiters_prior };
 
 struct ExtendParams {
     ExtendParams();         // every parameter at its default
@@ -49,18 +56,27 @@ struct ExtendParams {
     std::uint64_t seed;
     int block_size;
     bool verify; // read every file back and check size and content
+    ExtendSizing sizing;
+    int pages; // waiters sizing: the pages one extension needs (num_pages)
 };
 
 // dir, strategy, interface, min_blocks, max_blocks, total_mb, write_data,
-// sessions, shared, seed, block_size, verify; cap: uringprobe.max_scratch_mb.
+// sessions, shared, seed, block_size, verify, sizing, pages; cap:
+// uringprobe.max_scratch_mb.
 const ParamTable<ExtendParams>& extend_params();
 
 // Names as used by SQL and the CLI; throw InvalidArgument listing the
 // allowed names otherwise.
 ExtendStrategy parse_extend_strategy(const std::string& name);
 ExtendInterface parse_extend_interface(const std::string& name);
+ExtendSizing parse_extend_sizing(const std::string& name);
 const char* to_string(ExtendStrategy s);
 const char* to_string(ExtendInterface i);
+const char* to_string(ExtendSizing s);
+
+// The most blocks one extension of `p` can have: max_blocks, or 64 (the
+// waiters rules' cap, PostgreSQL's MAX_BUFFERS_TO_EXTEND_BY).
+int max_extension_blocks(const ExtendParams& p);
 
 void validate(const ExtendParams& p, const Caps& caps);
 
@@ -70,6 +86,8 @@ struct ExtendResult {
     long extensions = 0;
     long fallocate_calls = 0;
     long zero_write_calls = 0; // pwritev / IORING_OP_WRITEV of zeros
+    long switches = 0;         // fallocate <-> zeros changes between extensions of a file
+    std::vector<long> sizes;   // sizes[n]: extensions of n blocks
     long data_write_calls = 0;
     std::uint64_t bytes = 0;  // extended
     double seconds = 0;       // from the first session's start to the last one's end

@@ -20,6 +20,13 @@ FileIo::Via via_of(ExtendInterface i) {
 
 } // namespace
 
+int waiters_extension_blocks(int pages, int waiters, bool prior, std::uint64_t extended_before) {
+    std::uint64_t n = static_cast<std::uint64_t>(pages) * (1 + static_cast<std::uint64_t>(waiters));
+    if (prior)
+        n = std::max(n, extended_before);
+    return static_cast<int>(std::min<std::uint64_t>(n, 64));
+}
+
 void stamp_page(char* page, int block_size, std::uint64_t block) {
     std::memset(page, static_cast<int>((block & 0xff) | 1), static_cast<size_t>(block_size));
     std::memcpy(page, &block, sizeof block);
@@ -30,8 +37,10 @@ Session::Session(const ExtendParams& p, Target& target, int index, std::atomic<b
     : p_(p), target_(target), stop_(stop), io_(via_of(p.interface)), fd_(target.file->reopen()),
       rng_(p.seed * 0x9e3779b97f4a7c15ULL + static_cast<std::uint64_t>(index) + 1),
       zeros_(static_cast<size_t>(p.block_size), 0),
-      zero_iov_(static_cast<size_t>(p.max_blocks), iovec{zeros_.data(), zeros_.size()}),
-      pages_(p.write_data ? static_cast<size_t>(p.max_blocks) * p.block_size : 0) {}
+      zero_iov_(static_cast<size_t>(max_extension_blocks(p)), iovec{zeros_.data(), zeros_.size()}),
+      pages_(p.write_data ? static_cast<size_t>(max_extension_blocks(p)) * p.block_size : 0) {
+    r_.sizes.assign(static_cast<size_t>(max_extension_blocks(p)) + 1, 0);
+}
 
 SessionResult Session::run() {
     try {
@@ -49,22 +58,33 @@ SessionResult Session::run_until_done() {
         std::uint64_t first = 0;
         int n = 0;
         {
+            // The waiters rules size an extension before the lock, from the
+            // sessions blocked on it then, as PostgreSQL does.
+            const std::uint64_t want =
+                p_.sizing == ExtendSizing::uniform
+                    ? 0
+                    : static_cast<std::uint64_t>(waiters_extension_blocks(
+                          p_.pages, target_.lock.waiters(),
+                          p_.sizing == ExtendSizing::waiters_prior, r_.blocks));
             const std::int64_t t0 = now_ns();
-            std::lock_guard<std::mutex> guard(target_.lock);
+            std::lock_guard<ExtensionLock> guard(target_.lock);
             const std::int64_t t1 = now_ns();
             if (p_.shared)
                 r_.lock_wait_ms += (t1 - t0) / 1e6;
             if (target_.next_block >= target_.quota_blocks)
                 break;
-            n = static_cast<int>(
-                std::min<std::uint64_t>(draw(), target_.quota_blocks - target_.next_block));
+            n = static_cast<int>(std::min<std::uint64_t>(
+                want ? want : draw(), target_.quota_blocks - target_.next_block));
             first = target_.next_block;
             extend(first, n);
             r_.latency.record(now_ns() - t1);
             target_.next_block += static_cast<std::uint64_t>(n);
         }
-        ++r_.extensions;
+        if (r_.extensions++ == 0)
+            r_.first_blocks = n;
         r_.blocks += static_cast<std::uint64_t>(n);
+        if (static_cast<size_t>(n) < r_.sizes.size())
+            ++r_.sizes[static_cast<size_t>(n)];
         if (p_.write_data)
             write_data(first, n);
     }
@@ -82,6 +102,10 @@ std::uint64_t Session::draw() {
 void Session::extend(std::uint64_t first, int n) {
     const bool fallocate = p_.strategy == ExtendStrategy::fallocate ||
                            (p_.strategy == ExtendStrategy::mdzeroextend && n > kZeroExtendCutoff);
+    const int kind = fallocate ? 1 : 0; // under the lock: the file's sequence of ways
+    if (target_.last_kind >= 0 && target_.last_kind != kind)
+        ++target_.switches;
+    target_.last_kind = kind;
     if (fallocate) {
         io_.fallocate(fd_.get(), offset(first), offset(static_cast<std::uint64_t>(n)));
         ++r_.fallocates;

@@ -12,6 +12,7 @@
 #include "scratch_file.hpp"
 
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -24,13 +25,53 @@ namespace uringprobe {
 // Fills `page` with a pattern that names `block`: what verification expects.
 void stamp_page(char* page, int block_size, std::uint64_t block);
 
+// A relation extension lock as PostgreSQL's lock manager grants it: in
+// the order the sessions asked (a session that releases it cannot take it
+// again ahead of those waiting), each waiter asleep until it is its turn;
+// and it knows how many sessions are blocked on it at this moment
+// (RelationExtensionLockWaiterCount), counted as they block.
+class ExtensionLock {
+public:
+    void lock() {
+        std::unique_lock<std::mutex> g(m_);
+        const std::uint64_t ticket = next_ticket_++;
+        if (ticket == serving_)
+            return;
+        waiters_.fetch_add(1);
+        turn_.wait(g, [&] { return serving_ == ticket; });
+        waiters_.fetch_sub(1);
+    }
+    void unlock() {
+        {
+            std::lock_guard<std::mutex> g(m_);
+            ++serving_;
+        }
+        turn_.notify_all();
+    }
+    int waiters() const { return waiters_.load(); }
+
+private:
+    std::mutex m_;
+    std::condition_variable turn_;
+    std::uint64_t next_ticket_ = 0; // under m_
+    std::uint64_t serving_ = 0;     // under m_
+    std::atomic<int> waiters_{0};
+};
+
 // One file being extended, and the lock its sessions take to extend it.
 struct Target {
     std::shared_ptr<ScratchFile> file;
     std::uint64_t quota_blocks = 0; // the file's final size
-    std::mutex lock;
+    ExtensionLock lock;
     std::uint64_t next_block = 0; // under lock
+    int last_kind = -1;           // under lock: the last extension's (1 fallocate, 0 zeros)
+    long switches = 0;            // under lock: changes between the two
 };
+
+// PostgreSQL 16's extension size (hio.c, RelationAddBlocks): `pages` plus
+// `pages` per session waiting on the lock; with the fix of 82a4edab
+// (`prior`) at least the blocks this session extended before; at most 64.
+int waiters_extension_blocks(int pages, int waiters, bool prior, std::uint64_t extended_before);
 
 struct SessionResult {
     long extensions = 0, fallocates = 0, zero_writes = 0, data_writes = 0;
@@ -38,6 +79,8 @@ struct SessionResult {
     LatencyHistogram latency;
     double lock_wait_ms = 0;
     long nvcsw = 0, nivcsw = 0;
+    std::vector<long> sizes; // sizes[n]: extensions of n blocks
+    int first_blocks = 0;    // the session's first extension (sized before any of its own)
 };
 
 class Session {
