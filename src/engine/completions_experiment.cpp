@@ -108,13 +108,10 @@ const ParamTable<CompletionsParams>& completions_params() {
         {text_param("op", "'nop'", "nop|read|recv",
                     "no-ops, 4 KiB reads of a page-cached scratch file, or datagram receives"),
          [](P& p, const ParamValue& v) { p.op = parse_completion_op(v.s); }, nullptr},
-        {integer_param("depth", 32, 1, kMaxDepth, "operations in flight"),
-         [](P& p, const ParamValue& v) { p.depth = int(v.i); },
-         [](const P& p) { return (long long)p.depth; }},
-        {integer_param("batch", 0, 0, kMaxDepth, "SQEs per submission, at most depth; 0: depth")
-             .range_checked_by_experiment(),
-         [](P& p, const ParamValue& v) { p.batch = int(v.i); },
-         [](const P& p) { return (long long)p.batch; }},
+        number_row<P, &P::depth>(integer_param("depth", 32, 1, kMaxDepth, "operations in flight")),
+        number_row<P, &P::batch>(
+            integer_param("batch", 0, 0, kMaxDepth, "SQEs per submission, at most depth; 0: depth")
+                .range_checked_by_experiment()),
         {text_param("reaping", "'batch'", "each|batch",
                     "io_uring_cqe_seen per completion, or one io_uring_cq_advance per batch"),
          [](P& p, const ParamValue& v) { p.reaping = parse_reaping(v.s); }, nullptr},
@@ -122,9 +119,8 @@ const ParamTable<CompletionsParams>& completions_params() {
                     "setup flags: a comma-separated list of sqpoll, single_issuer, "
                     "defer_taskrun, coop_taskrun"),
          [](P& p, const ParamValue& v) { p.setup_flags = parse_setup_flags(v.s); }, nullptr},
-        {bigint_param("completions", 1000000, 1, 100000000, "completions to reap"),
-         [](P& p, const ParamValue& v) { p.completions = long(v.i); },
-         [](const P& p) { return (long long)p.completions; }},
+        number_row<P, &P::completions>(
+            bigint_param("completions", 1000000, 1, 100000000, "completions to reap")),
         scratch_dir_row<P>("read: the scratch directory for the file"),
     };
     return table;

@@ -154,12 +154,10 @@ const ParamTable<EventsParams>& events_params() {
                     "uring_multishot_defer|pg_waiteventset",
                     "how to wait (pg_waiteventset: PostgreSQL's own, in a backend only)"),
          [](P& p, const ParamValue& v) { p.backend = v.s; }, nullptr},
-        {integer_param("pipes", 1, 1, 1000, "pipes written and waited for each round"),
-         [](P& p, const ParamValue& v) { p.pipes = int(v.i); },
-         [](const P& p) { return (long long)p.pipes; }},
-        {bigint_param("events", 100000, 1, 100000000, "events (bytes read) in all"),
-         [](P& p, const ParamValue& v) { p.events = long(v.i); },
-         [](const P& p) { return (long long)p.events; }},
+        number_row<P, &P::pipes>(
+            integer_param("pipes", 1, 1, 1000, "pipes written and waited for each round")),
+        number_row<P, &P::events>(
+            bigint_param("events", 100000, 1, 100000000, "events (bytes read) in all")),
     };
     return table;
 }

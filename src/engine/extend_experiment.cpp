@@ -25,7 +25,6 @@ namespace uringprobe {
 namespace {
 
 constexpr int kMaxBlocks = 4096;
-constexpr int kMaxWaitersBlocks = 64; // PostgreSQL's MAX_BUFFERS_TO_EXTEND_BY
 
 const NamedValue kStrategies[] = {{"fallocate", int(ExtendStrategy::fallocate)},
                                   {"write_zeros", int(ExtendStrategy::write_zeros)},
@@ -88,7 +87,7 @@ const char* to_string(ExtendSizing s) {
 }
 
 int max_extension_blocks(const ExtendParams& p) {
-    return p.sizing == ExtendSizing::uniform ? p.max_blocks : kMaxWaitersBlocks;
+    return p.sizing == ExtendSizing::uniform ? p.max_blocks : kMaxExtendBy;
 }
 
 const ParamTable<ExtendParams>& extend_params() {
@@ -102,43 +101,37 @@ const ParamTable<ExtendParams>& extend_params() {
                     "plain syscalls, or a ring per session; io_uring_async sends each "
                     "request to an io-wq worker"),
          [](P& p, const ParamValue& v) { p.interface = parse_extend_interface(v.s); }, nullptr},
-        {integer_param("min_blocks", 1, 1, kMaxBlocks, "blocks per extension, at least"),
-         [](P& p, const ParamValue& v) { p.min_blocks = int(v.i); },
-         [](const P& p) { return (long long)p.min_blocks; }},
-        {integer_param("max_blocks", 64, 1, kMaxBlocks,
-                       "blocks per extension, at most (drawn uniformly between)")
-             .range_checked_by_experiment(),
-         [](P& p, const ParamValue& v) { p.max_blocks = int(v.i); },
-         [](const P& p) { return (long long)p.max_blocks; }},
-        {integer_param("total_mb", 64, 1, 1024, "megabytes extended by the whole call")
-             .capped_by("uringprobe.max_scratch_mb"),
-         [](P& p, const ParamValue& v) { p.total_mb = int(v.i); },
-         [](const P& p) { return (long long)p.total_mb; }},
-        {boolean_param("write_data", false, "write each new block after extending"),
-         [](P& p, const ParamValue& v) { p.write_data = v.b; }, nullptr},
-        {integer_param("sessions", 1, 1, 64, "sessions (threads) extending at once"),
-         [](P& p, const ParamValue& v) { p.sessions = int(v.i); },
-         [](const P& p) { return (long long)p.sessions; }},
-        {boolean_param("shared", true, "all sessions extend one file (false: one file each)")
-             .cli_option("--separate-files", "one file per session (else all extend one)"),
-         [](P& p, const ParamValue& v) { p.shared = v.b; }, nullptr},
+        number_row<P, &P::min_blocks>(
+            integer_param("min_blocks", 1, 1, kMaxBlocks, "blocks per extension, at least")),
+        number_row<P, &P::max_blocks>(
+            integer_param("max_blocks", 64, 1, kMaxBlocks,
+                          "blocks per extension, at most (drawn uniformly between)")
+                .range_checked_by_experiment()),
+        number_row<P, &P::total_mb>(
+            integer_param("total_mb", 64, 1, 1024, "megabytes extended by the whole call")
+                .capped_by("uringprobe.max_scratch_mb")),
+        boolean_row<P, &P::write_data>(
+            boolean_param("write_data", false, "write each new block after extending")),
+        number_row<P, &P::sessions>(
+            integer_param("sessions", 1, 1, 64, "sessions (threads) extending at once")),
+        boolean_row<P, &P::shared>(
+            boolean_param("shared", true, "all sessions extend one file (false: one file each)")
+                .cli_option("--separate-files", "one file per session (else all extend one)")),
         {bigint_param("seed", 1, LLONG_MIN, LLONG_MAX, "seeds the extension sizes' generator"),
          [](P& p, const ParamValue& v) { p.seed = static_cast<std::uint64_t>(v.i); }, nullptr},
-        {integer_param("block_size", 8192, 512, 1 << 20, "bytes per block").powers_of_two(),
-         [](P& p, const ParamValue& v) { p.block_size = int(v.i); },
-         [](const P& p) { return (long long)p.block_size; }},
-        {boolean_param("verify", false, "read the files back and check size and content"),
-         [](P& p, const ParamValue& v) { p.verify = v.b; }, nullptr},
+        number_row<P, &P::block_size>(
+            integer_param("block_size", 8192, 512, 1 << 20, "bytes per block").powers_of_two()),
+        boolean_row<P, &P::verify>(
+            boolean_param("verify", false, "read the files back and check size and content")),
         {text_param("sizing", "'uniform'", "uniform|waiters|waiters_prior",
                     "extension sizes drawn between min_blocks and max_blocks, or PostgreSQL "
                     "16's rule: pages x (1 + sessions waiting), before its fix (waiters) "
                     "or with it (waiters_prior: at least the session's blocks so far); "
                     "at most 64"),
          [](P& p, const ParamValue& v) { p.sizing = parse_extend_sizing(v.s); }, nullptr},
-        {integer_param("pages", 8, 1, kMaxWaitersBlocks,
-                       "waiters sizing: the pages one extension needs (a COPY batch's)"),
-         [](P& p, const ParamValue& v) { p.pages = int(v.i); },
-         [](const P& p) { return (long long)p.pages; }},
+        number_row<P, &P::pages>(
+            integer_param("pages", 8, 1, kMaxExtendBy,
+                          "waiters sizing: the pages one extension needs (a COPY batch's)")),
     };
     return table;
 }

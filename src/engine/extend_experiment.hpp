@@ -74,8 +74,10 @@ const char* to_string(ExtendStrategy s);
 const char* to_string(ExtendInterface i);
 const char* to_string(ExtendSizing s);
 
-// The most blocks one extension of `p` can have: max_blocks, or 64 (the
-// waiters rules' cap, PostgreSQL's MAX_BUFFERS_TO_EXTEND_BY).
+// The waiters rules' cap on one extension (PostgreSQL's
+// MAX_BUFFERS_TO_EXTEND_BY), and the most blocks one extension of `p` can
+// have: max_blocks, or that cap.
+constexpr int kMaxExtendBy = 64;
 int max_extension_blocks(const ExtendParams& p);
 
 void validate(const ExtendParams& p, const Caps& caps);

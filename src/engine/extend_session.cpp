@@ -24,7 +24,7 @@ int waiters_extension_blocks(int pages, int waiters, bool prior, std::uint64_t e
     std::uint64_t n = static_cast<std::uint64_t>(pages) * (1 + static_cast<std::uint64_t>(waiters));
     if (prior)
         n = std::max(n, extended_before);
-    return static_cast<int>(std::min<std::uint64_t>(n, 64));
+    return static_cast<int>(std::min<std::uint64_t>(n, kMaxExtendBy));
 }
 
 void stamp_page(char* page, int block_size, std::uint64_t block) {

@@ -14,6 +14,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <random>
@@ -27,34 +28,45 @@ void stamp_page(char* page, int block_size, std::uint64_t block);
 
 // A relation extension lock as PostgreSQL's lock manager grants it: in
 // the order the sessions asked (a session that releases it cannot take it
-// again ahead of those waiting), each waiter asleep until it is its turn;
-// and it knows how many sessions are blocked on it at this moment
-// (RelationExtensionLockWaiterCount), counted as they block.
+// again ahead of those waiting), the releasing session handing it to the
+// first waiter and waking that one only, the others asleep; and it knows
+// how many sessions are blocked on it at this moment
+// (RelationExtensionLockWaiterCount), counted as they queue.
 class ExtensionLock {
 public:
     void lock() {
         std::unique_lock<std::mutex> g(m_);
-        const std::uint64_t ticket = next_ticket_++;
-        if (ticket == serving_)
+        if (!held_) {
+            held_ = true;
             return;
+        }
+        Waiter me;
+        queue_.push_back(&me);
         waiters_.fetch_add(1);
-        turn_.wait(g, [&] { return serving_ == ticket; });
-        waiters_.fetch_sub(1);
+        me.turn.wait(g, [&] { return me.granted; });
     }
     void unlock() {
-        {
-            std::lock_guard<std::mutex> g(m_);
-            ++serving_;
+        std::lock_guard<std::mutex> g(m_);
+        if (queue_.empty()) {
+            held_ = false;
+            return;
         }
-        turn_.notify_all();
+        Waiter* next = queue_.front(); // handed over: held_ stays true
+        queue_.pop_front();
+        waiters_.fetch_sub(1);
+        next->granted = true;
+        next->turn.notify_one();
     }
     int waiters() const { return waiters_.load(); }
 
 private:
+    struct Waiter {
+        std::condition_variable turn;
+        bool granted = false; // under m_
+    };
     std::mutex m_;
-    std::condition_variable turn_;
-    std::uint64_t next_ticket_ = 0; // under m_
-    std::uint64_t serving_ = 0;     // under m_
+    bool held_ = false;         // under m_
+    std::deque<Waiter*> queue_; // under m_: who waits, in order
     std::atomic<int> waiters_{0};
 };
 
@@ -70,7 +82,8 @@ struct Target {
 
 // PostgreSQL 16's extension size (hio.c, RelationAddBlocks): `pages` plus
 // `pages` per session waiting on the lock; with the fix of 82a4edab
-// (`prior`) at least the blocks this session extended before; at most 64.
+// (`prior`) at least the blocks this session extended before; at most
+// kMaxExtendBy.
 int waiters_extension_blocks(int pages, int waiters, bool prior, std::uint64_t extended_before);
 
 struct SessionResult {

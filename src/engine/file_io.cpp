@@ -28,8 +28,10 @@ void advance(std::vector<iovec>& iov, size_t done) {
 } // namespace
 
 FileIo::FileIo(Via via) : via_(via) {
-    if (via_ != Via::syscalls)
+    if (via_ != Via::syscalls) {
         ring_.emplace(kDepth);
+        uring_ = ring_->get();
+    }
 }
 
 void FileIo::fallocate(int fd, off_t off, off_t len) {
@@ -96,7 +98,7 @@ void FileIo::write_pages(int fd, const char* pages, int count, int block_size, o
 }
 
 io_uring_sqe* FileIo::sqe() {
-    io_uring_sqe* s = io_uring_get_sqe(ring_->get());
+    io_uring_sqe* s = io_uring_get_sqe(uring_);
     if (!s)
         throw SysError(EBUSY, "io_uring_get_sqe");
     s->user_data = next_tag_++;
@@ -106,7 +108,7 @@ io_uring_sqe* FileIo::sqe() {
 }
 
 int FileIo::submit_and_wait(int count, int* res) {
-    io_uring* r = ring_->get();
+    io_uring* r = uring_;
     int submitted = io_uring_submit(r);
     const int submit_err = submitted < 0 ? submitted : 0;
     if (submitted < 0)

@@ -42,6 +42,7 @@ private:
 
     Via via_;
     std::optional<Ring> ring_;
+    io_uring* uring_ = nullptr; // ring_'s handle, taken once
     std::uint64_t next_tag_ = 0;
     std::uint64_t first_tag_ = 0;
     std::vector<iovec> pending_; // what writev_all has still to write

@@ -11,6 +11,8 @@
 #include <climits>
 #include <map>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace uringprobe {
@@ -138,6 +140,19 @@ template <typename P> ParamRow<P> scratch_dir_row(const char* help) {
                 p.dir_given = !v.null;
             },
             nullptr};
+}
+
+// The row of a number stored in P's `Field` and checked against the range;
+// of a boolean stored in `Field`.
+template <typename P, auto Field> ParamRow<P> number_row(Param param) {
+    return {std::move(param),
+            [](P& p, const ParamValue& v) {
+                p.*Field = static_cast<std::decay_t<decltype(p.*Field)>>(v.i);
+            },
+            [](const P& p) { return static_cast<long long>(p.*Field); }};
+}
+template <typename P, bool P::*Field> ParamRow<P> boolean_row(Param param) {
+    return {std::move(param), [](P& p, const ParamValue& v) { p.*Field = v.b; }, nullptr};
 }
 
 } // namespace uringprobe

@@ -184,22 +184,20 @@ void set_ring_modes(RingsParams& p, const std::string& mode) {
 
 const ParamTable<RingsParams>& rings_params() {
     static const ParamTable<RingsParams> table = {
-        {integer_param("rings", 128, 1, 4096, "rings to set up; no more than RLIMIT_NOFILE allows")
-             .capped_by("uringprobe.max_rings"),
-         [](RingsParams& p, const ParamValue& v) { p.rings = int(v.i); },
-         [](const RingsParams& p) { return (long long)p.rings; }},
-        {integer_param("depth", 64, 1, kMaxDepth, "submission entries per ring"),
-         [](RingsParams& p, const ParamValue& v) { p.depth = int(v.i); },
-         [](const RingsParams& p) { return (long long)p.depth; }},
+        number_row<RingsParams, &RingsParams::rings>(
+            integer_param("rings", 128, 1, 4096,
+                          "rings to set up; no more than RLIMIT_NOFILE allows")
+                .capped_by("uringprobe.max_rings")),
+        number_row<RingsParams, &RingsParams::depth>(
+            integer_param("depth", 64, 1, kMaxDepth, "submission entries per ring")),
         {text_param("mode", "'both'", "mmap|no_mmap|both",
                     "each ring its own mappings, all in one region, or both side by side"),
          [](RingsParams& p, const ParamValue& v) { set_ring_modes(p, v.s); }, nullptr},
-        {boolean_param("dontfork", false, "mmap rings marked MADV_DONTFORK"),
-         [](RingsParams& p, const ParamValue& v) { p.dontfork = v.b; }, nullptr},
-        {integer_param("forks", 200, 1, 100000, "forks timed per variant")
-             .capped_by("uringprobe.max_forks"),
-         [](RingsParams& p, const ParamValue& v) { p.forks = int(v.i); },
-         [](const RingsParams& p) { return (long long)p.forks; }},
+        boolean_row<RingsParams, &RingsParams::dontfork>(
+            boolean_param("dontfork", false, "mmap rings marked MADV_DONTFORK")),
+        number_row<RingsParams, &RingsParams::forks>(
+            integer_param("forks", 200, 1, 100000, "forks timed per variant")
+                .capped_by("uringprobe.max_forks")),
     };
     return table;
 }
