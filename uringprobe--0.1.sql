@@ -68,7 +68,8 @@ LANGUAGE C VOLATILE PARALLEL UNSAFE;
 -- 'write_zeros', 'mdzeroextend' (PostgreSQL 16+: more than 8 blocks ->
 -- fallocate, else zeros) or 'write' (one block per write, PostgreSQL 15),
 -- through interface 'sync', 'io_uring' or 'io_uring_async' (IOSQE_ASYNC);
--- write_data fills each new block afterwards like COPY; `sessions` threads
+-- write_data fills each new block afterwards like COPY, write_batch pages
+-- per write (the same writes through either interface); `sessions` threads
 -- extend one shared file under a lock, or each its own file (shared false).
 -- p50_us..max_us are per extension (latency_histogram: all of them, as
 -- low_ns:count buckets); extents is the files' FIEMAP count.
@@ -87,6 +88,7 @@ CREATE FUNCTION uringprobe_extend(
     verify boolean DEFAULT false,
     sizing text DEFAULT 'uniform',
     pages integer DEFAULT 8,
+    write_batch integer DEFAULT 1,
     OUT experiment text,
     OUT variant text,
     OUT status text,
@@ -127,6 +129,7 @@ CREATE FUNCTION uringprobe_extend(
     OUT switches bigint,
     OUT mean_extension_blocks double precision,
     OUT size_histogram text,
+    OUT write_batch bigint,
     OUT latency_histogram text)
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'uringprobe_extend'
@@ -240,9 +243,9 @@ GRANT EXECUTE ON FUNCTION uringprobe_rings(integer, integer, text, boolean, inte
     TO pg_execute_server_program;
 -- Writing files as the server's user, in the allowed scratch directories.
 REVOKE ALL ON FUNCTION uringprobe_extend(text, text, text, integer, integer, integer, boolean,
-    integer, boolean, bigint, integer, boolean, text, integer) FROM PUBLIC;
+    integer, boolean, bigint, integer, boolean, text, integer, integer) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION uringprobe_extend(text, text, text, integer, integer, integer, boolean,
-    integer, boolean, bigint, integer, boolean, text, integer) TO pg_write_server_files;
+    integer, boolean, bigint, integer, boolean, text, integer, integer) TO pg_write_server_files;
 -- Rings, kernel threads and a forked sender: for those trusted to run
 -- programs as the server's user ('read' also needs pg_write_server_files).
 REVOKE ALL ON FUNCTION uringprobe_completions(text, integer, integer, text, text, bigint, text)

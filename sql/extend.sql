@@ -46,6 +46,13 @@ FROM (VALUES ('waiters'), ('waiters_prior')) s(rule),
      LATERAL uringprobe_extend(sessions => 4, total_mb => 2, sizing => s.rule, pages => 2,
                                write_data => true, verify => true)
 ORDER BY 1;
+-- The same writes through either interface: one session's sizes (8, 8,
+-- 16, 32, 64, 64, 64) written 16 pages per write are 17 data writes.
+SELECT e.interface, write_batch, ops, data_writes, verified
+FROM (VALUES ('sync'), ('io_uring')) i(via),
+     LATERAL uringprobe_extend(interface => i.via, total_mb => 2, sizing => 'waiters_prior',
+                               write_data => true, write_batch => 16, verify => true) e
+ORDER BY 1;
 -- Nothing is left behind.
 SELECT count(*) AS files_left FROM pg_ls_dir('/tmp') f
 WHERE f LIKE 'uringprobe-' || pg_backend_pid() || '-%';

@@ -3,6 +3,7 @@
 #include "clock.hpp"
 #include "error.hpp"
 #include "extend_session.hpp"
+#include "file_io.hpp"
 #include "file_layout.hpp"
 #include "io_threads.hpp"
 #include "scratch_file.hpp"
@@ -132,6 +133,10 @@ const ParamTable<ExtendParams>& extend_params() {
         number_row<P, &P::pages>(
             integer_param("pages", 8, 1, kMaxExtendBy,
                           "waiters sizing: the pages one extension needs (a COPY batch's)")),
+        number_row<P, &P::write_batch>(
+            integer_param("write_batch", 1, 1, FileIo::kMaxIov,
+                          "write_data: pages per data write, one pwritev or one "
+                          "IORING_OP_WRITEV each, waited for before the next")),
     };
     return table;
 }
@@ -281,6 +286,7 @@ Table extend_table(const ExtendResult& r) {
                                 "switches",
                                 "mean_extension_blocks",
                                 "size_histogram",
+                                "write_batch",
                                 "latency_histogram"});
     std::string sizes; // "blocks:count" of every size that occurred
     for (size_t n = 0; n < r.sizes.size(); ++n)
@@ -318,6 +324,7 @@ Table extend_table(const ExtendResult& r) {
              ratio(static_cast<double>(r.bytes / static_cast<std::uint64_t>(p.block_size)),
                    static_cast<double>(r.extensions)),
              Value::text(sizes),
+             Value::integer(p.write_batch),
              Value::text(r.latency.encoded())});
     return t;
 }

@@ -57,11 +57,12 @@ struct ExtendParams {
     int block_size;
     bool verify; // read every file back and check size and content
     ExtendSizing sizing;
-    int pages; // waiters sizing: the pages one extension needs (num_pages)
+    int pages;       // waiters sizing: the pages one extension needs (num_pages)
+    int write_batch; // write_data: pages per data write (one vectored write each)
 };
 
 // dir, strategy, interface, min_blocks, max_blocks, total_mb, write_data,
-// sessions, shared, seed, block_size, verify, sizing, pages; cap:
+// sessions, shared, seed, block_size, verify, sizing, pages, write_batch; cap:
 // uringprobe.max_scratch_mb.
 const ParamTable<ExtendParams>& extend_params();
 
@@ -90,14 +91,14 @@ struct ExtendResult {
     long zero_write_calls = 0; // pwritev / IORING_OP_WRITEV of zeros
     long switches = 0;         // fallocate <-> zeros changes between extensions of a file
     std::vector<long> sizes;   // sizes[n]: extensions of n blocks
-    long data_write_calls = 0;
-    std::uint64_t bytes = 0;  // extended
-    double seconds = 0;       // from the first session's start to the last one's end
-    LatencyHistogram latency; // per extension, excluding the wait for the lock
-    double lock_wait_ms = 0;  // all sessions, shared file only
-    UsageDelta usage;         // user/sys: the whole process (io-wq workers included);
-                              // context switches: the sessions' threads
-    long iowq_workers = -1;   // io-wq workers seen (io_uring only, lower bound)
+    long data_write_calls = 0; // pwritev / IORING_OP_WRITEV of write_batch data pages
+    std::uint64_t bytes = 0;   // extended
+    double seconds = 0;        // from the first session's start to the last one's end
+    LatencyHistogram latency;  // per extension, excluding the wait for the lock
+    double lock_wait_ms = 0;   // all sessions, shared file only
+    UsageDelta usage;          // user/sys: the whole process (io-wq workers included);
+                               // context switches: the sessions' threads
+    long iowq_workers = -1;    // io-wq workers seen (io_uring only, lower bound)
     double iowq_cpu_ms = 0;
     std::string filesystem;
     long extents = -1;            // FIEMAP, summed over the files; -1: not reported

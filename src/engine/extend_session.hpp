@@ -123,6 +123,7 @@ private:
     std::vector<char> zeros_;
     std::vector<iovec> zero_iov_; // max_blocks times the zero block
     std::vector<char> pages_;
+    std::vector<iovec> page_iov_; // one per page of pages_
     SessionResult r_;
 };
 

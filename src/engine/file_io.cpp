@@ -42,7 +42,7 @@ void FileIo::fallocate(int fd, off_t off, off_t len) {
         return;
     }
     io_uring_prep_fallocate(sqe(), fd, 0, static_cast<__u64>(off), static_cast<__u64>(len));
-    check_neg_errno(submit_and_wait(1, nullptr), "io_uring fallocate");
+    check_neg_errno(submit_and_wait(), "io_uring fallocate");
 }
 
 void FileIo::writev_all(int fd, const iovec* iov, size_t count, off_t off) {
@@ -55,7 +55,7 @@ void FileIo::writev_all(int fd, const iovec* iov, size_t count, off_t off) {
         } else {
             io_uring_prep_writev(sqe(), fd, pending_.data(), static_cast<unsigned>(n),
                                  static_cast<__u64>(off));
-            done = check_neg_errno(submit_and_wait(1, nullptr), "io_uring writev");
+            done = check_neg_errno(submit_and_wait(), "io_uring writev");
         }
         if (done == 0)
             throw SysError(ENOSPC, ring_ ? "io_uring writev" : "pwritev");
@@ -69,70 +69,35 @@ void FileIo::write_all(int fd, const char* buf, size_t len, off_t off) {
     writev_all(fd, &one, 1, off);
 }
 
-void FileIo::write_pages(int fd, const char* pages, int count, int block_size, off_t off) {
-    if (!ring_) {
-        for (int i = 0; i < count; ++i)
-            write_all(fd, pages + size_t(i) * block_size, size_t(block_size),
-                      off + off_t(i) * block_size);
-        return;
-    }
-    for (int first = 0; first < count; first += kDepth) {
-        const int batch = std::min<int>(count - first, kDepth);
-        for (int i = first; i < first + batch; ++i)
-            io_uring_prep_write(sqe(), fd, pages + size_t(i) * block_size,
-                                static_cast<unsigned>(block_size),
-                                static_cast<__u64>(off + off_t(i) * block_size));
-        std::array<int, kDepth> res{};
-        submit_and_wait(batch, res.data());
-        for (int i = 0; i < batch; ++i) {
-            if (res[size_t(i)] < 0)
-                throw SysError(-res[size_t(i)], "io_uring write");
-            if (res[size_t(i)] < block_size) { // finish a short write the plain way
-                const size_t done = size_t(res[size_t(i)]);
-                write_all(fd, pages + size_t(first + i) * block_size + done,
-                          size_t(block_size) - done,
-                          off + off_t(first + i) * block_size + off_t(done));
-            }
-        }
-    }
-}
-
 io_uring_sqe* FileIo::sqe() {
     io_uring_sqe* s = io_uring_get_sqe(uring_);
     if (!s)
         throw SysError(EBUSY, "io_uring_get_sqe");
-    s->user_data = next_tag_++;
     if (via_ == Via::ring_async)
         s->flags |= IOSQE_ASYNC;
     return s;
 }
 
-int FileIo::submit_and_wait(int count, int* res) {
+int FileIo::submit_and_wait() {
     io_uring* r = uring_;
-    int submitted = io_uring_submit(r);
-    const int submit_err = submitted < 0 ? submitted : 0;
-    if (submitted < 0)
-        submitted = 0;
-    int first = 0;
-    for (int seen = 0; seen < submitted; ++seen) {
-        io_uring_cqe* cqe = nullptr;
-        int ret;
-        do
-            ret = io_uring_wait_cqe(r, &cqe);
-        while (ret == -EINTR);
-        check_neg_errno(ret, "io_uring_wait_cqe");
-        const auto idx = static_cast<int>(cqe->user_data - first_tag_);
-        if (res && idx >= 0 && idx < count)
-            res[idx] = cqe->res;
-        if (idx == 0)
-            first = cqe->res;
-        io_uring_cqe_seen(r, cqe);
-    }
-    first_tag_ = next_tag_;
-    check_neg_errno(submit_err, "io_uring_submit");
-    if (submitted < count)
-        throw SysError(EAGAIN, "io_uring_submit (fewer SQEs submitted than prepared)");
-    return first;
+    // One io_uring_enter submits the SQE and waits for its completion, as
+    // the plain syscall is one call; a signal can end the wait early.
+    int ret;
+    do
+        ret = io_uring_submit_and_wait(r, 1);
+    while (ret == -EINTR);
+    if (ret < 0 && io_uring_sq_ready(r) > 0) // not submitted: nothing in flight
+        check_neg_errno(ret, "io_uring_submit_and_wait");
+    // Submitted: its completion is reaped before anything else happens, so
+    // no buffer stays in flight.
+    io_uring_cqe* cqe = nullptr;
+    do
+        ret = io_uring_wait_cqe(r, &cqe);
+    while (ret == -EINTR);
+    check_neg_errno(ret, "io_uring_wait_cqe");
+    const int res = cqe->res;
+    io_uring_cqe_seen(r, cqe);
+    return res;
 }
 
 } // namespace uringprobe

@@ -1,7 +1,8 @@
 // One session's way to the kernel when it extends and writes a file:
-// plain syscalls (posix_fallocate, pwritev, pwrite), or its own ring with
-// every operation submitted and waited for (with IOSQE_ASYNC on each SQE in
-// the async mode, which sends it straight to an io-wq worker).
+// plain syscalls (posix_fallocate, pwritev), or its own ring with every
+// operation one SQE, submitted and waited for by one io_uring_enter (with
+// IOSQE_ASYNC on each SQE in the async mode, which sends it straight to an
+// io-wq worker): the same operations and waits either way, one call each.
 #pragma once
 
 #include "ring.hpp"
@@ -17,8 +18,8 @@ namespace uringprobe {
 class FileIo {
 public:
     enum class Via { syscalls, ring, ring_async };
-    static constexpr int kMaxIov = 128;    // iovecs per zero write, as PostgreSQL's PG_IOV_MAX
-    static constexpr unsigned kDepth = 64; // SQEs per ring
+    static constexpr int kMaxIov = 128;   // iovecs per zero write, as PostgreSQL's PG_IOV_MAX
+    static constexpr unsigned kDepth = 4; // SQEs per ring (one in flight at a time)
 
     explicit FileIo(Via via);
 
@@ -28,23 +29,15 @@ public:
     // not allocate.
     void writev_all(int fd, const iovec* iov, size_t count, off_t off);
     void write_all(int fd, const char* buf, size_t len, off_t off);
-    // Page `i` of `pages` at `off + i * block_size`: one write each, as a
-    // buffer manager writes pages; through a ring, submitted in batches.
-    void write_pages(int fd, const char* pages, int count, int block_size, off_t off);
 
 private:
     io_uring_sqe* sqe();
-    // Submits what was prepared (`count` SQEs tagged from first_tag_) and
-    // waits for all of them; the result of the i-th goes to res[i]. Returns
-    // the first result. Every completion is reaped before returning, also
-    // when the submission fails half-way, so no buffer is left in flight.
-    int submit_and_wait(int count, int* res);
+    // Submits the one SQE prepared and waits for it; returns its result.
+    int submit_and_wait();
 
     Via via_;
     std::optional<Ring> ring_;
-    io_uring* uring_ = nullptr; // ring_'s handle, taken once
-    std::uint64_t next_tag_ = 0;
-    std::uint64_t first_tag_ = 0;
+    io_uring* uring_ = nullptr;  // ring_'s handle, taken once
     std::vector<iovec> pending_; // what writev_all has still to write
 };
 

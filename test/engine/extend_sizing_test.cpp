@@ -160,3 +160,26 @@ TEST(ExtendSizing, InterfacesWriteTheSameFile) {
         EXPECT_EQ(t.entries(), 0);
     }
 }
+
+// Both interfaces make the same calls: one session's known sequence (8, 8,
+// 16, 32, 64, 64, 64 blocks) written 16 pages per write is 1+1+1+2+4+4+4 =
+// 17 data writes, page by page 256, through syscalls as through a ring.
+TEST(ExtendSizing, InterfacesMakeTheSameWrites) {
+    for (auto i :
+         {ExtendInterface::sync, ExtendInterface::io_uring, ExtendInterface::io_uring_async})
+        for (int batch : {16, 1}) {
+            TempDir t;
+            ExtendParams p = sized(t, ExtendSizing::waiters_prior, 8);
+            p.interface = i;
+            p.write_data = true;
+            p.write_batch = batch;
+            p.verify = true;
+            const ExtendResult r = run_extend(p, {t.path()}, never);
+            SCOPED_TRACE(std::string(to_string(i)) + " write_batch " + std::to_string(batch));
+            EXPECT_EQ(r.verified, "ok");
+            EXPECT_EQ(r.extensions, 7);
+            EXPECT_EQ(r.zero_write_calls, 2);
+            EXPECT_EQ(r.fallocate_calls, 5);
+            EXPECT_EQ(r.data_write_calls, batch == 16 ? 17 : 256);
+        }
+}
