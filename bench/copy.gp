@@ -13,6 +13,6 @@ set multiplot layout 1, words(filesystems) title titled("COPY of a fixed volume 
 do for [f = 1:words(filesystems)] {
     fs = word(filesystems, f)
     set title fs
-    plot for [i = 4:ncols] data using 2:(strcol(1) eq fs ? column(i) : 1/0) with linespoints title columnhead(i)
+    plot for [i = 4:ncols:2] data using 2:(strcol(1) eq fs ? column(i) : 1/0) with linespoints title columnhead(i)
 }
 unset multiplot

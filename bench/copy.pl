@@ -6,20 +6,29 @@
 # as in the seed), or only the table's tablespace (=tablespace: WAL and
 # catalogs elsewhere, the relation's extension alone on the filesystem).
 # Per run: the wall time, and where the server has pg_stat_io (16+) the
-# relation extensions and their time (track_io_timing). file_extend_method
-# (PostgreSQL 18.2+) is switched by a reload, so its values take turns in
-# one cluster; each run copies into a freshly created table.
+# relation extensions, their bytes (18+) and time (track_io_timing).
+# file_extend_method (PostgreSQL 18.2+) is switched by a reload, so its
+# values take turns in one cluster; each run copies into a freshly created
+# table.
+#
+# The servers: the last of each major version (pg18-combined, pg15), and
+# the on-request servers named by URINGPROBE_COPY_ON_REQUEST that were set
+# up (pg18-noprior: 18 without commit 82a4edab, the seed's regression, with
+# its default file_extend_method alone) or make bench's SERVERS names; or
+# URINGPROBE_COPY_SERVERS.
 #
 #   perl bench/copy.pl RUNS.tsv TABLE.tsv EXTENDS.tsv
 # TABLE.tsv has the seed's shape: a row per filesystem and client count,
-# a column per configuration, median seconds. EXTENDS.tsv: per
+# per configuration (PostgreSQL 15 first, then the on-request servers,
+# then the others) the median seconds and their min-max. EXTENDS.tsv: per
 # configuration, filesystem and client count the median relation
-# extensions and their time from pg_stat_io (blank before 16).
+# extensions, MB per extension (18+) and their time from pg_stat_io
+# (blank before 16).
 # Environment: URINGPROBE_COPY_MB (256, in total per run),
 # URINGPROBE_COPY_CHUNK_MB (16, per COPY), URINGPROBE_COPY_CLIENTS
 # ("1 2 4 8"), URINGPROBE_COPY_ROUNDS (3), URINGPROBE_COPY_FS ("xfs ext4"),
-# URINGPROBE_COPY_IO_METHODS ("sync io_uring"), URINGPROBE_COPY_SERVERS
-# (default: the last server of each major version).
+# URINGPROBE_COPY_IO_METHODS ("sync io_uring"), URINGPROBE_COPY_SERVERS,
+# URINGPROBE_COPY_ON_REQUEST.
 use strict;
 use warnings;
 use Cwd;
@@ -48,7 +57,7 @@ for my $c (@clients)
 	die "$copies copies of $chunk_mb MB cannot be split evenly among $c clients\n" if $copies % $c;
 }
 
-my @servers = servers();
+my @servers = servers(on_request => 1);
 if (my $names = $ENV{URINGPROBE_COPY_SERVERS})
 {
 	my %want = map { $_ => 1 } split ' ', $names;
@@ -57,15 +66,27 @@ if (my $names = $ENV{URINGPROBE_COPY_SERVERS})
 }
 else
 {
-	my %last = map { $_->{major} => $_ } @servers;
-	@servers = grep { $last{ $_->{major} } == $_ } @servers;
+	my %asked = map { $_ => 1 } split ' ',
+	  join(' ', $ENV{URINGPROBE_COPY_ON_REQUEST} // '', $ENV{URINGPROBE_BENCH_SERVERS} // '');
+	my %last = map { $_->{major} => $_ } grep { !$_->{on_request} } @servers;
+	@servers = grep { $_->{on_request} ? $asked{ $_->{name} } : $last{ $_->{major} } == $_ } @servers;
 }
+# The seed's column order: PostgreSQL 15, the regression, the others.
+sub rank { my ($s) = @_; return $s->{major} < 18 ? 0 : $s->{on_request} ? 1 : 2; }
+@servers = sort { rank($a) <=> rank($b) } @servers;
 my ($client) = sort { $b->{major} <=> $a->{major} } @servers;
 my $pgbench = "$client->{bindir}/pgbench";
 # file_extend_method came with 18.2; run_cell() asks the server itself
+# An on-request server (the regression) runs with its default alone.
+sub fems_of
+{
+	my ($server, $has_fem) = @_;
+	return ('n/a') unless $has_fem;
+	return $server->{on_request} ? ('posix_fallocate') : qw(posix_fallocate write_zeros);
+}
 plan_cells($rounds * @fs * @clients * scalar(map {
-	my $fems = $_->{major} > 18 || ($_->{major} == 18 && $_->{minor} >= 2) ? 2 : 1;
-	($_->{major} >= 18 ? @io_methods : ('sync')) x $fems
+	my @fems = fems_of($_, $_->{major} > 18 || ($_->{major} == 18 && $_->{minor} >= 2));
+	($_->{major} >= 18 ? @io_methods : ('sync')) x @fems
 } @servers));
 
 # absolute: the server reads it
@@ -73,9 +94,9 @@ my $datafile = Cwd::abs_path($PostgreSQL::Test::Utils::tmp_check) . "/copy-data.
 system('perl', 'bench/copy-data.pl', $datafile, $chunk_mb) == 0 or die "could not generate $datafile\n";
 
 my $runs = tsv_open($runs_file, qw(server io_method file_extend_method fs clients round seconds
-	  relation_mb extends extend_ms));
+	  relation_mb extends extend_mb extend_ms));
 my %seconds;    # config -> fs -> clients -> [seconds]
-my %extends;    # config -> fs -> clients -> [[extends, extend_ms]]
+my %extends;    # config -> fs -> clients -> [[extends, extend_mb, extend_ms]]
 my @configs;
 
 # The client backends of a run have exited (and so flushed their I/O
@@ -116,7 +137,8 @@ sub run_cell
 	my $has_stat_io = $server->{major} >= 16;
 	my $has_fem = $node->safe_psql('postgres',
 		"SELECT count(*) FROM pg_settings WHERE name = 'file_extend_method'");
-	my @fems = $has_fem ? qw(posix_fallocate write_zeros) : ('n/a');
+	my @fems = fems_of($server, $has_fem);
+	my $has_extend_bytes = $server->{major} >= 18;
 	my %tablespace = map { $_->{name} => 'pg_default' } @cell_fs;
 	if ($placement eq 'tablespace')
 	{
@@ -160,15 +182,17 @@ sub run_cell
 						'-D', "datafile=$datafile", '-h', $node->host, '-p', $node->port, 'postgres' ]);
 					die "$cell: pgbench failed:\n$out\n$err\n" unless $out =~ /actually processed: $copies\/$copies/;
 					wait_for_clients_gone($node);
-					my ($rel_mb, $extends, $extend_ms) = split /\|/, $node->safe_psql('postgres',
+					my ($rel_mb, $extends, $extend_mb, $extend_ms) = split /\|/, $node->safe_psql('postgres',
 						"SELECT pg_relation_size('copy_target') / 1048576"
 						  . ($has_stat_io
-							? ", sum(extends), round(sum(extend_time)::numeric, 1) FROM pg_stat_io WHERE object = 'relation'"
-							: ", NULL, NULL"));
+							? ", sum(extends), "
+							  . ($has_extend_bytes ? "round(sum(extend_bytes) / 1048576.0, 1)" : 'NULL')
+							  . ", round(sum(extend_time)::numeric, 1) FROM pg_stat_io WHERE object = 'relation'"
+							: ", NULL, NULL, NULL"));
 					tsv_row($runs, $server->{name}, $io_method, $fem, $fs->{name}, $c, $round,
-						sprintf('%.3f', $seconds), $rel_mb, $extends, $extend_ms);
+						sprintf('%.3f', $seconds), $rel_mb, $extends, $extend_mb, $extend_ms);
 					push @{ $seconds{$config}{ $fs->{name} }{$c} }, $seconds;
-					push @{ $extends{$config}{ $fs->{name} }{$c} }, [ $extends, $extend_ms ];
+					push @{ $extends{$config}{ $fs->{name} }{$c} }, [ $extends, $extend_mb, $extend_ms ];
 				}
 			}
 		}
@@ -177,23 +201,24 @@ sub run_cell
 }
 close $runs;
 
-my $table = tsv_open($table_file, 'fs', 'clients', 'status', @configs);
+my $table = tsv_open($table_file, 'fs', 'clients', 'status', map { ($_, "$_ min-max") } @configs);
 for my $fs (@fs)
 {
 	for my $c (@clients)
 	{
 		tsv_row($table, $fs->{name}, $c, 'ok',
-			map { sprintf('%.3f', median(@{ $seconds{$_}{ $fs->{name} }{$c} })) } @configs);
+			map { my $t = $seconds{$_}{ $fs->{name} }{$c}; (sprintf('%.3f', median(@$t)), spread(@$t)) } @configs);
 	}
 }
 # a filesystem that could not be measured keeps its rows, empty, with why
 for my $fs (@$fs_missing)
 {
-	tsv_row($table, $fs->{name}, $_, "not measured: $fs->{status}", ('') x @configs) for @clients;
+	tsv_row($table, $fs->{name}, $_, "not measured: $fs->{status}", ('') x (2 * @configs)) for @clients;
 }
 close $table;
 
-my $ext = tsv_open($extends_file, qw(config fs clients extends extend_ms));
+# MB per extension: the median run's bytes over its extensions (18+).
+my $ext = tsv_open($extends_file, qw(config fs clients extends mb_per_extend extend_ms));
 for my $config (@configs)
 {
 	for my $fs (@fs)
@@ -201,7 +226,9 @@ for my $config (@configs)
 		for my $c (@clients)
 		{
 			my @r = @{ $extends{$config}{ $fs->{name} }{$c} };
-			tsv_row($ext, $config, $fs->{name}, $c, median(map { $_->[0] } @r), median(map { $_->[1] } @r));
+			my @per = map { $_->[0] && $_->[1] ne '' ? $_->[1] / $_->[0] : () } @r;
+			tsv_row($ext, $config, $fs->{name}, $c, median(map { $_->[0] } @r),
+				@per ? sprintf('%.3f', median(@per)) : '', median(map { $_->[2] } @r));
 		}
 	}
 }

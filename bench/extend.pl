@@ -9,21 +9,30 @@
 #     fills pages. The backend/CLI ratio shows what the backend adds.
 #  2. Many backends at once from pgbench (bench/extend.sql), each extending
 #     its own file, a fixed total volume split among 1, 2, 4 ... clients.
+#  3. The seed's mechanism: sessions sharing one file with PostgreSQL 16's
+#     extension sizes, from the sessions really waiting on the extension
+#     lock, without the fix of 82a4edab (sizing waiters) and with it
+#     (waiters_prior), mdzeroextend, data written page by page, in the
+#     backend, over filesystem x sessions, the two sizings alternating
+#     which goes first: seconds, fallocate<->zeros switches, blocks per
+#     extension.
 #
-#   perl bench/extend.pl RUNS.tsv COMPARISON.tsv PGBENCH.tsv PGBENCH_RUNS.tsv
+#   perl bench/extend.pl RUNS.tsv COMPARISON.tsv PGBENCH.tsv PGBENCH_RUNS.tsv SIZING.tsv SIZING_RUNS.tsv
 # Environment: URINGPROBE_EXTEND_FS ("xfs ext4 tmpfs": tmpfs has no disk
 # and no journal, so it shows the syscall path alone), URINGPROBE_EXTEND_MB
 # (512, per call or pgbench run), URINGPROBE_EXTEND_ROUNDS (5),
 # URINGPROBE_EXTEND_SESSIONS ("1 4"), URINGPROBE_EXTEND_INTERFACES
-# ("sync io_uring"), URINGPROBE_EXTEND_CLIENTS ("1 2 4").
+# ("sync io_uring"), URINGPROBE_EXTEND_CLIENTS ("1 2 4"),
+# URINGPROBE_EXTEND_SIZING_SESSIONS ("1 2 4 8").
 use strict;
 use warnings;
 use PostgreSQL::Test::Utils;
 use Uringprobe::Bench;
 use Uringprobe::Cluster;
 
-my ($runs_file, $cmp_file, $pgbench_file, $pgbench_runs_file) = @ARGV;
-die "usage: extend.pl RUNS.tsv COMPARISON.tsv PGBENCH.tsv PGBENCH_RUNS.tsv\n" unless $pgbench_runs_file;
+my ($runs_file, $cmp_file, $pgbench_file, $pgbench_runs_file, $sizing_file, $sizing_runs_file) = @ARGV;
+die "usage: extend.pl RUNS.tsv COMPARISON.tsv PGBENCH.tsv PGBENCH_RUNS.tsv SIZING.tsv SIZING_RUNS.tsv\n"
+  unless $sizing_runs_file;
 my ($fs_ok, $fs_missing) = bench_filesystems($ENV{URINGPROBE_EXTEND_FS} // 'xfs ext4 tmpfs');
 my @fs = @$fs_ok;
 my $mb = $ENV{URINGPROBE_EXTEND_MB} // 512;
@@ -31,8 +40,10 @@ my $rounds = $ENV{URINGPROBE_EXTEND_ROUNDS} // 5;
 my @sessions = split ' ', ($ENV{URINGPROBE_EXTEND_SESSIONS} // '1 4');
 my @interfaces = split ' ', ($ENV{URINGPROBE_EXTEND_INTERFACES} // 'sync io_uring');
 my @clients = split ' ', ($ENV{URINGPROBE_EXTEND_CLIENTS} // '1 2 4');
+my @sizing_sessions = split ' ', ($ENV{URINGPROBE_EXTEND_SIZING_SESSIONS} // '1 2 4 8');
 my @strategies = qw(fallocate write_zeros mdzeroextend);
-plan_cells($rounds * @fs * @strategies * (@interfaces * @sessions * 2 + @clients));
+my @sizings = qw(waiters waiters_prior);
+plan_cells($rounds * @fs * (@strategies * (@interfaces * @sessions * 2 + @clients) + @sizing_sessions * @sizings));
 
 # The newest server runs the backend side; io_method does not matter here.
 my ($server) = sort { $b->{major} <=> $a->{major} } servers();
@@ -166,4 +177,54 @@ for my $fs (@fs)
 tsv_row($pgb, $_->{name}, '', '', "not measured: $_->{status}", ('') x 3) for @$fs_missing;
 close $pgb;
 close $pgb_runs;
+
+# 3. Sizing by the waiters, without and with 82a4edab's fix.
+my @sizing_cols = qw(experiment variant status ops seconds p50_us p99_us max_us user_ms sys_ms
+  sessions sizing pages fallocates zero_writes data_writes switches mean_extension_blocks lock_wait_ms
+  vcsw filesystem extents size_histogram);
+my $sizing_runs = tsv_open($sizing_runs_file, qw(fs round), @sizing_cols);
+my %sized;    # fs/sessions -> sizing -> [rows]
+for my $round (1 .. $rounds)
+{
+	for my $fs (@fs)
+	{
+		for my $n (@sizing_sessions)
+		{
+			for my $sizing ($round % 2 ? @sizings : reverse @sizings)
+			{
+				cell("extend sized by $sizing, $fs->{name}, $n sessions, round $round/$rounds");
+				my $r = bench_query($node,
+					"SELECT * FROM uringprobe_extend('$fs->{dir}', 'mdzeroextend', 'sync', total_mb => $mb, "
+					  . "write_data => true, sessions => $n, sizing => '$sizing', seed => $round)");
+				tsv_row($sizing_runs, $fs->{name}, $round, map { $r->{$_} } @sizing_cols);
+				push @{ $sized{"$fs->{name}/$n"}{$sizing} }, $r;
+			}
+		}
+	}
+}
+close $sizing_runs;
+my $sz = tsv_open($sizing_file, qw(fs sessions status rounds waiters_s waiters_range prior_s prior_range
+	  ratio waiters_switches prior_switches waiters_blocks prior_blocks waiters_fallocates
+	  waiters_zero_writes prior_fallocates prior_zero_writes));
+for my $fs (@fs)
+{
+	for my $n (@sizing_sessions)
+	{
+		my ($w, $p) = map { $sized{"$fs->{name}/$n"}{$_} } @sizings;
+		my %m;
+		for my $c (qw(seconds switches mean_extension_blocks fallocates zero_writes))
+		{
+			$m{w}{$c} = median(map { $_->{$c} } @$w);
+			$m{p}{$c} = median(map { $_->{$c} } @$p);
+		}
+		tsv_row($sz, $fs->{name}, $n, 'ok', $rounds, sprintf('%.3f', $m{w}{seconds}),
+			spread(map { $_->{seconds} } @$w), sprintf('%.3f', $m{p}{seconds}),
+			spread(map { $_->{seconds} } @$p), sprintf('%.2f', $m{w}{seconds} / $m{p}{seconds}),
+			$m{w}{switches}, $m{p}{switches}, sprintf('%.1f', $m{w}{mean_extension_blocks}),
+			sprintf('%.1f', $m{p}{mean_extension_blocks}), $m{w}{fallocates}, $m{w}{zero_writes},
+			$m{p}{fallocates}, $m{p}{zero_writes});
+	}
+}
+tsv_row($sz, $_->{name}, '', "not measured: $_->{status}", ('') x 14) for @$fs_missing;
+close $sz;
 $node->stop;

@@ -96,6 +96,8 @@ my @specs = (
 	  metrics => [ [ seconds => 'lower' ], [ p99_us => 'lower' ] ] },
 	{ bench => 'extend', file => 'extend-pgbench-runs.tsv', key => [qw(fs strategy clients)],
 	  metrics => [ [ seconds => 'lower' ] ], name => 'extend-pgbench' },
+	{ bench => 'extend', file => 'extend-sizing-runs.tsv', key => [qw(fs sizing sessions)],
+	  metrics => [ [ seconds => 'lower' ] ], name => 'extend-sizing' },
 	{ bench => 'copy', file => 'copy-runs.tsv', key => [qw(server io_method file_extend_method fs clients)],
 	  metrics => [ [ seconds => 'lower' ] ] },
 	{ bench => 'completions', file => 'completions-runs.tsv',

@@ -33,7 +33,8 @@ my %tsv = (
 	preflight => ['preflight.tsv'],
 	rings => [qw(rings.tsv rings-compare.tsv)],
 	churn => [qw(churn-runs.tsv churn.tsv)],
-	extend => [qw(extend-runs.tsv extend.tsv extend-pgbench.tsv extend-pgbench-runs.tsv)],
+	extend => [qw(extend-runs.tsv extend.tsv extend-pgbench.tsv extend-pgbench-runs.tsv extend-sizing.tsv
+		  extend-sizing-runs.tsv)],
 	copy => [qw(copy-runs.tsv copy.tsv copy-extends.tsv)],
 	completions => [qw(completions-runs.tsv completions.tsv)],
 	events => [qw(events-runs.tsv events.tsv)]);
@@ -75,7 +76,7 @@ for my $f (glob("$dir/*-runs.tsv"), "$dir/rings.tsv")
 is(scalar(@csv), $expected_rows, "results.csv: every run ($expected_rows)");
 my %csv_benches = map { (split /,/)[0] => 1 } @csv;
 is_deeply([ sort keys %csv_benches ],
-	[ sort qw(rings churn extend extend-pgbench copy completions events) ],
+	[ sort qw(rings churn extend extend-pgbench extend-sizing copy completions events) ],
 	'results.csv: rows of every benchmark that has runs');
 
 # The plots: PNG and SVG of each, real images, titled with the machine.
@@ -347,7 +348,7 @@ is_deeply([ glob("$results/*"), glob("$results/.*[!.]") ], [], 'the refusals wro
 # run ended early, the last line says where, and the stage is gone.
 my $driver = Cwd::abs_path($work) . '/driver';
 mkdir $driver or die "mkdir $driver: $!";
-system('cp', '-a', qw(t sql expected bench tools docs README.md Makefile), $driver) == 0 or die "cannot copy the driver\n";
+system('cp', '-a', qw(t sql expected bench tools patches docs README.md Makefile), $driver) == 0 or die "cannot copy the driver\n";
 my %small_run = (
 	URINGPROBE_PROFILE => 'tiny',
 	URINGPROBE_SERVERS_INSTALLED => $ENV{URINGPROBE_SERVERS},

@@ -232,17 +232,20 @@ install_extension() {
 	fi
 }
 
-# Read the server list written by setup-servers into NAMES, PG_CONFIGS and
-# SOURCES (the source tree a server was built from; empty if not known).
+# Read the server list written by setup-servers into NAMES, PG_CONFIGS,
+# SOURCES (the source tree a server was built from; empty if not known) and
+# ON_REQUEST (1: measured and tested only where named).
 read_servers() {
 	NAMES=()
 	PG_CONFIGS=()
 	SOURCES=()
-	local name pgc src
-	while IFS=$'\t' read -r name pgc src; do
+	ON_REQUEST=()
+	local name pgc src use
+	while IFS=$'\t' read -r name pgc src use; do
 		NAMES+=("$name")
 		PG_CONFIGS+=("$pgc")
 		SOURCES+=("$src")
+		ON_REQUEST+=("$([ "$use" = on-request ] && echo 1 || echo 0)")
 	done <"$1"
 	[ ${#NAMES[@]} -gt 0 ] || die "no servers were set up"
 }
@@ -274,8 +277,8 @@ stage_suite() {
 	cp -a "$UP_ROOT/t" "$UP_ROOT/sql" "$UP_ROOT/expected" "$UP_ROOT/bench" "$stage/suite/"
 	# the docs and the Makefile, for t/014's check that they agree with the code
 	cp -a "$UP_ROOT/docs" "$UP_ROOT/README.md" "$UP_ROOT/Makefile" "$stage/suite/"
-	# the TAP modules and runner, and make bench's driver for t/008
-	cp -a "$UP_ROOT/tools" "$stage/suite/"
+	# the TAP modules and runner, make bench's driver for t/008, the server patches
+	cp -a "$UP_ROOT/tools" "$UP_ROOT/patches" "$stage/suite/"
 	cp "$stage/servers.list" "$stage/suite/servers.list"
 	give_to_cluster_user "$stage/suite"
 }

@@ -22,9 +22,12 @@ our @EXPORT =
   set_soft_limits long_runs start_long_run children_of);
 
 # The servers set up by tools/setup-servers, from the file named by
-# URINGPROBE_SERVERS ("name<TAB>pg_config" per line).
+# URINGPROBE_SERVERS ("name<TAB>pg_config<TAB>source<TAB>use" per line).
+# A server set up on request (pg18-noprior) is left out unless make bench
+# names it (SERVERS=...) or the caller asks for it: servers(on_request => 1).
 sub servers
 {
+	my %opt = @_;
 	my $file = $ENV{URINGPROBE_SERVERS}
 	  or die "URINGPROBE_SERVERS is not set: run through 'make test' or 'make bench'\n";
 	open my $fh, '<', $file or die "cannot read $file: $!\n";
@@ -33,7 +36,7 @@ sub servers
 	{
 		chomp $line;
 		next if $line eq '';
-		my ($name, $pg_config) = split /\t/, $line;
+		my ($name, $pg_config, $source, $use) = split /\t/, $line;
 		my $bindir = `$pg_config --bindir`;
 		chomp $bindir;
 		my $version = `$pg_config --version`;
@@ -50,6 +53,8 @@ sub servers
 			major => $major,
 			minor => $minor // 0,
 			pg_regress => dirname(dirname($pgxs)) . '/test/regress/pg_regress',
+			source => $source // '',
+			on_request => ($use // '') eq 'on-request',
 		  };
 	}
 	# make bench SERVERS=...: only those, each of which must exist.
@@ -62,6 +67,10 @@ sub servers
 		}
 		my %want = map { $_ => 1 } split ' ', $only;
 		@servers = grep { $want{ $_->{name} } } @servers;
+	}
+	elsif (!$opt{on_request})
+	{
+		@servers = grep { !$_->{on_request} } @servers;
 	}
 	return @servers;
 }
