@@ -28,7 +28,8 @@
 # URINGPROBE_COPY_CHUNK_MB (16, per COPY), URINGPROBE_COPY_CLIENTS
 # ("1 2 4 8"), URINGPROBE_COPY_ROUNDS (3), URINGPROBE_COPY_FS ("xfs ext4"),
 # URINGPROBE_COPY_IO_METHODS ("sync io_uring"), URINGPROBE_COPY_SERVERS,
-# URINGPROBE_COPY_ON_REQUEST.
+# URINGPROBE_COPY_ON_REQUEST, URINGPROBE_COPY_SETTINGS, URINGPROBE_COPY_ROWS
+# (narrow: one integer, the default; wide: 110-byte lines).
 use strict;
 use warnings;
 use Cwd;
@@ -46,6 +47,19 @@ my ($fs_ok, $fs_missing) = bench_filesystems($ENV{URINGPROBE_COPY_FS} // 'xfs ex
 my @fs = @$fs_ok;
 my @io_methods = split ' ', ($ENV{URINGPROBE_COPY_IO_METHODS} // 'sync io_uring');
 my $placement = $ENV{URINGPROBE_COPY_PLACEMENT} // 'cluster';
+# the rows' shape (bench/copy-data.pl): how many pages one batch fills.
+# narrow by default: its batches need 8 pages or fewer, so mdzeroextend
+# uses zeros or fallocate as the waiters come and go (wide rows need
+# about 10, always fallocate)
+my $rows = $ENV{URINGPROBE_COPY_ROWS} // 'narrow';
+die "URINGPROBE_COPY_ROWS must be wide or narrow, got '$rows'\n" unless $rows =~ /^(wide|narrow)$/;
+# settings for every cluster, after the benchmark's own ("fsync = on;
+# wal_level = replica": the test clusters run with fsync off and minimal WAL)
+my @extra_settings = grep { /\S/ } split /;/, ($ENV{URINGPROBE_COPY_SETTINGS} // '');
+for (@extra_settings)
+{
+	die "URINGPROBE_COPY_SETTINGS: '$_' is not 'name = value'\n" unless /^\s*[a-z_.]+\s*=\s*\S/;
+}
 die "URINGPROBE_COPY_PLACEMENT must be cluster or tablespace, got '$placement'\n"
   unless $placement =~ /^(cluster|tablespace)$/;
 
@@ -91,7 +105,8 @@ plan_cells($rounds * @fs * @clients * scalar(map {
 
 # absolute: the server reads it
 my $datafile = Cwd::abs_path($PostgreSQL::Test::Utils::tmp_check) . "/copy-data.csv";
-system('perl', 'bench/copy-data.pl', $datafile, $chunk_mb) == 0 or die "could not generate $datafile\n";
+system('perl', 'bench/copy-data.pl', $datafile, $chunk_mb, $rows) == 0 or die "could not generate $datafile\n";
+my $columns = $rows eq 'narrow' ? 'c int' : 'id bigint, n int, t text';
 
 my $runs = tsv_open($runs_file, qw(server io_method file_extend_method fs clients round seconds
 	  relation_mb extends extend_mb extend_ms));
@@ -132,7 +147,8 @@ sub run_cell
 		data_on => $placement eq 'cluster' ? $cell_fs[0]{dir} : undef,
 		settings => [
 			'max_wal_size = 4GB', 'checkpoint_timeout = 30min', 'shared_buffers = 256MB',
-			'track_io_timing = on', 'max_connections = ' . (20 + 2 * (sort { $b <=> $a } @clients)[0])
+			'track_io_timing = on', 'max_connections = ' . (20 + 2 * (sort { $b <=> $a } @clients)[0]),
+			@extra_settings
 		]);
 	my $has_stat_io = $server->{major} >= 16;
 	my $has_fem = $node->safe_psql('postgres',
@@ -174,7 +190,7 @@ sub run_cell
 					cell("copy $config on $fs->{name}, $c clients, round $round/$rounds");
 					$node->safe_psql('postgres',
 						"DROP TABLE IF EXISTS copy_target; "
-						  . "CREATE TABLE copy_target (id bigint, n int, t text) TABLESPACE $tablespace{$fs->{name}}; "
+						  . "CREATE TABLE copy_target ($columns) TABLESPACE $tablespace{$fs->{name}}; "
 						  . 'CHECKPOINT'
 						  . ($has_stat_io ? "; SELECT pg_stat_reset_shared('io')" : ''));
 					my ($out, $err, $seconds) = bench_command([
