@@ -14,7 +14,8 @@
 # The servers: the last of each major version (pg18-combined, pg15), and
 # the on-request servers named by URINGPROBE_COPY_ON_REQUEST that were set
 # up (pg18-noprior: 18 without commit 82a4edab, the seed's regression, with
-# its default file_extend_method alone) or make bench's SERVERS names; or
+# its default file_extend_method and the first io_method alone) or make
+# bench's SERVERS names; or
 # URINGPROBE_COPY_SERVERS.
 #
 #   perl bench/copy.pl RUNS.tsv TABLE.tsv EXTENDS.tsv
@@ -33,6 +34,7 @@
 use strict;
 use warnings;
 use Cwd;
+use File::Path ();
 use PostgreSQL::Test::Utils;
 use Uringprobe::Bench;
 use Uringprobe::Cluster;
@@ -91,7 +93,8 @@ sub rank { my ($s) = @_; return $s->{major} < 18 ? 0 : $s->{on_request} ? 1 : 2;
 my ($client) = sort { $b->{major} <=> $a->{major} } @servers;
 my $pgbench = "$client->{bindir}/pgbench";
 # file_extend_method came with 18.2; run_cell() asks the server itself
-# An on-request server (the regression) runs with its default alone.
+# An on-request server (the regression) runs with its default
+# file_extend_method alone, and under the first io_method alone.
 sub fems_of
 {
 	my ($server, $has_fem) = @_;
@@ -100,7 +103,7 @@ sub fems_of
 }
 plan_cells($rounds * @fs * @clients * scalar(map {
 	my @fems = fems_of($_, $_->{major} > 18 || ($_->{major} == 18 && $_->{minor} >= 2));
-	($_->{major} >= 18 ? @io_methods : ('sync')) x @fems
+	($_->{major} < 18 ? ('sync') : $_->{on_request} ? ($io_methods[0]) : @io_methods) x @fems
 } @servers));
 
 # absolute: the server reads it
@@ -128,7 +131,7 @@ sub wait_for_clients_gone
 # per filesystem in it), or per server, io_method and filesystem (cluster).
 for my $server (@servers)
 {
-	for my $io_method ($server->{major} >= 18 ? @io_methods : ('sync'))
+	for my $io_method ($server->{major} < 18 ? ('sync') : $server->{on_request} ? ($io_methods[0]) : @io_methods)
 	{
 		my @groups = $placement eq 'cluster' ? (map { [$_] } @fs) : ([@fs]);
 		run_cell($server, $io_method, @$_) for @groups;
@@ -214,6 +217,14 @@ sub run_cell
 		}
 	}
 	$node->stop;
+	# The scratch filesystem must hold the next cluster: this one's data
+	# (a COPY of narrow rows leaves more than 4 times its volume in table
+	# and WAL) or tablespaces go now.
+	my @gone = $placement eq 'cluster'
+	  ? (readlink($node->data_dir) // die "$cell: the data directory is not on $cell_fs[0]{name}\n")
+	  : (map { "$_->{dir}/ts-$server->{name}-$io_method" } @cell_fs);
+	File::Path::rmtree($_) for @gone;
+	-e $_ and die "$cell: could not remove $_\n" for @gone;
 }
 close $runs;
 
