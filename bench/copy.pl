@@ -92,18 +92,23 @@ sub rank { my ($s) = @_; return $s->{major} < 18 ? 0 : $s->{on_request} ? 1 : 2;
 @servers = sort { rank($a) <=> rank($b) } @servers;
 my ($client) = sort { $b->{major} <=> $a->{major} } @servers;
 my $pgbench = "$client->{bindir}/pgbench";
-# file_extend_method came with 18.2; run_cell() asks the server itself
 # An on-request server (the regression) runs with its default
 # file_extend_method alone, and under the first io_method alone.
+sub io_methods_of
+{
+	my ($server) = @_;
+	return $server->{major} < 18 ? ('sync') : $server->{on_request} ? ($io_methods[0]) : @io_methods;
+}
 sub fems_of
 {
 	my ($server, $has_fem) = @_;
 	return ('n/a') unless $has_fem;
 	return $server->{on_request} ? ('posix_fallocate') : qw(posix_fallocate write_zeros);
 }
+# file_extend_method came with 18.2; run_cell() asks the server itself
 plan_cells($rounds * @fs * @clients * scalar(map {
 	my @fems = fems_of($_, $_->{major} > 18 || ($_->{major} == 18 && $_->{minor} >= 2));
-	($_->{major} < 18 ? ('sync') : $_->{on_request} ? ($io_methods[0]) : @io_methods) x @fems
+	(io_methods_of($_)) x @fems
 } @servers));
 
 # absolute: the server reads it
@@ -131,7 +136,7 @@ sub wait_for_clients_gone
 # per filesystem in it), or per server, io_method and filesystem (cluster).
 for my $server (@servers)
 {
-	for my $io_method ($server->{major} < 18 ? ('sync') : $server->{on_request} ? ($io_methods[0]) : @io_methods)
+	for my $io_method (io_methods_of($server))
 	{
 		my @groups = $placement eq 'cluster' ? (map { [$_] } @fs) : ([@fs]);
 		run_cell($server, $io_method, @$_) for @groups;

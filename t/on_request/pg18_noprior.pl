@@ -10,6 +10,7 @@ use strict;
 use warnings;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use File::Path ();
 use IPC::Run;
 use Uringprobe::Cluster;
 
@@ -69,11 +70,7 @@ my $hio = 'src/backend/access/heap/hio.c';
 my $prior_line = 'extend_by_pages = Max(extend_by_pages, bistate->already_extended_by);';
 my $tmp = PostgreSQL::Test::Utils::tempdir();
 local $ENV{URINGPROBE_CACHE} = "$tmp/cache";
-for my $tree (qw(released other))
-{
-	mkdir "$tmp/$tree";
-	system('mkdir', '-p', "$tmp/$tree/src/backend/access/heap") == 0 or die;
-}
+File::Path::make_path("$tmp/$_/src/backend/access/heap") for qw(released other);
 my $released = slurp_file("$combined->{source}/$hio");
 like($released, qr/\Q$prior_line\E/, "pg18-combined's source has 82a4edab's line");
 append_to_file("$tmp/released/$hio", $released);
