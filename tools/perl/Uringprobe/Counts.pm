@@ -2,7 +2,8 @@
 # with its reason (identical ones grouped, xN), the line
 # "SUITE: N passed, N failed, N skipped", and the same appended to the
 # counts file ("counts<TAB>SUITE<TAB>passed<TAB>failed<TAB>skipped" and
-# "skip<TAB>SUITE<TAB>WHAT<TAB>REASON" lines), if one is named.
+# "skip<TAB>SUITE<TAB>WHAT<TAB>REASON" lines, and "fail<TAB>SUITE<TAB>WHAT<TAB>
+# WHICH" for every failure given), if one is named.
 package Uringprobe::Counts;
 
 use strict;
@@ -11,10 +12,12 @@ use Exporter 'import';
 
 our @EXPORT = qw(report_counts);
 
-# report_counts(SUITE, PASSED, FAILED, SKIPPED, [[WHAT, REASON], ...], COUNTS_FILE or undef)
+# report_counts(SUITE, PASSED, FAILED, SKIPPED, [[WHAT, REASON], ...], COUNTS_FILE or undef,
+#               [[WHAT, WHICH TEST], ...] or undef)
 sub report_counts
 {
-	my ($suite, $passed, $failed, $skipped, $skips, $counts_file) = @_;
+	my ($suite, $passed, $failed, $skipped, $skips, $counts_file, $failures) = @_;
+	$failures //= [];
 	if (@$skips)
 	{
 		my (%times, @lines);
@@ -27,6 +30,7 @@ sub report_counts
 	open my $fh, '>>', $counts_file or die "cannot write $counts_file: $!\n";
 	print $fh join("\t", 'counts', $suite, $passed, $failed, $skipped), "\n";
 	print $fh join("\t", 'skip', $suite, @$_), "\n" for @$skips;
+	print $fh join("\t", 'fail', $suite, @$_), "\n" for @$failures;
 	close $fh or die "cannot write $counts_file: $!\n";
 	return;
 }
