@@ -135,19 +135,25 @@ RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'uringprobe_extend'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
 
--- Reaping completions (seeds/002_*): `depth` operations kept in flight on a
--- ring of this backend, submitted `batch` at a time (0: depth), reaped 'each'
--- (io_uring_cqe_seen per completion) or in a 'batch' (peek_batch + one
--- cq_advance). op 'nop', 'read' (4 KiB from a page-cached scratch file in
--- `dir`, NULL: the first of uringprobe.scratch_dirs) or 'recv' (datagrams
--- on a loopback UDP socket fed by a child process). flags: a list of
--- sqpoll, single_issuer, defer_taskrun, coop_taskrun; a combination the
--- kernel refuses gives a row whose status says so.
+-- Completions kept in flight (seeds/002_*): `depth` operations on a ring of
+-- this backend, every reaped completion replaced at once by a new operation
+-- with its own submission (resubmit 'each', the seed's shape) or all those
+-- reaped together with one (resubmit 'batch'); CQEs taken off one head store
+-- each (reaping 'each', io_uring_cqe_seen) or with one cq_advance per batch.
+-- op 'nop', 'read' (4 KiB from a page-cached scratch file in `dir`, NULL: the
+-- first of uringprobe.scratch_dirs) or 'recv' (datagrams on a loopback UDP
+-- socket fed by a child process). flags: a list of sqpoll, single_issuer,
+-- defer_taskrun, coop_taskrun; a combination io_uring defines as invalid is
+-- an error naming the rule, one this kernel refuses a row whose status says
+-- so. enters: io_uring_enter calls made; mean_in_flight: submitted and not
+-- yet reaped, at each reaped CQE; *_ns_per_completion: CPU of the submitting
+-- thread and of the SQPOLL thread per completion; iowq_*: the io-wq workers
+-- that took operations the kernel could not complete by polling.
 CREATE FUNCTION uringprobe_completions(
     op text DEFAULT 'nop',
     depth integer DEFAULT 32,
-    batch integer DEFAULT 0,
-    reaping text DEFAULT 'batch',
+    resubmit text DEFAULT 'each',
+    reaping text DEFAULT 'each',
     flags text DEFAULT '',
     completions bigint DEFAULT 1000000,
     dir text DEFAULT NULL,
@@ -167,29 +173,40 @@ CREATE FUNCTION uringprobe_completions(
     OUT ivcsw bigint,
     OUT op text,
     OUT depth bigint,
-    OUT batch bigint,
+    OUT resubmit text,
     OUT reaping text,
     OUT flags_requested text,
     OUT flags_in_effect text,
     OUT ns_per_completion double precision,
+    OUT mean_in_flight double precision,
     OUT completions_per_enter double precision,
     OUT enters bigint,
+    OUT submitter_ns_per_completion double precision,
+    OUT sqpoll_ns_per_completion double precision,
     OUT sqpoll_cpu_ms double precision,
+    OUT iowq_workers bigint,
+    OUT iowq_cpu_ms double precision,
     OUT errors bigint)
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'uringprobe_completions'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
 
 -- An event loop's cost per event (seeds/004_*), as Samba's local.event test:
--- on each of `pipes` pipes write a byte, wait until readable, read it. backend
--- 'epoll', 'poll', 'uring_oneshot' (POLL_ADD re-armed per event),
--- 'uring_multishot', either with '_defer' (DEFER_TASKRUN), or
--- 'pg_waiteventset' (this backend's WaitEventSet). p50_us..max_us: per round
--- (latency_histogram: every round, as low_ns:count buckets).
+-- a byte on each of `pipes` pipes, wait until readable, read it. backend
+-- 'epoll', 'poll', 'uring_oneshot' (POLL_ADD re-armed per event and submitted
+-- before the next byte, so each poll waits and is woken), 'uring_multishot',
+-- either with '_defer' (DEFER_TASKRUN), or 'pg_waiteventset' (this backend's
+-- WaitEventSet). peer 'self': this backend writes the bytes once armed;
+-- 'process': a child process writes them each time this backend, armed,
+-- asks (a cross-process ping-pong). enters: waiting (and arming) system
+-- calls made; armed_ready: io_uring polls that completed as they were armed
+-- (0: every poll waited). p50_us..max_us: per round (latency_histogram:
+-- every round, as low_ns:count buckets).
 CREATE FUNCTION uringprobe_events(
     backend text DEFAULT 'epoll',
     pipes integer DEFAULT 1,
     events bigint DEFAULT 100000,
+    peer text DEFAULT 'self',
     OUT experiment text,
     OUT variant text,
     OUT status text,
@@ -205,8 +222,10 @@ CREATE FUNCTION uringprobe_events(
     OUT vcsw bigint,
     OUT ivcsw bigint,
     OUT pipes bigint,
+    OUT peer text,
     OUT rounds bigint,
     OUT enters bigint,
+    OUT armed_ready bigint,
     OUT latency_histogram text)
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'uringprobe_events'
@@ -248,12 +267,12 @@ GRANT EXECUTE ON FUNCTION uringprobe_extend(text, text, text, integer, integer, 
     integer, boolean, bigint, integer, boolean, text, integer, integer) TO pg_write_server_files;
 -- Rings, kernel threads and a forked sender: for those trusted to run
 -- programs as the server's user ('read' also needs pg_write_server_files).
-REVOKE ALL ON FUNCTION uringprobe_completions(text, integer, integer, text, text, bigint, text)
+REVOKE ALL ON FUNCTION uringprobe_completions(text, integer, text, text, text, bigint, text)
     FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION uringprobe_completions(text, integer, integer, text, text, bigint, text)
+GRANT EXECUTE ON FUNCTION uringprobe_completions(text, integer, text, text, text, bigint, text)
     TO pg_execute_server_program;
-REVOKE ALL ON FUNCTION uringprobe_events(text, integer, bigint) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION uringprobe_events(text, integer, bigint) TO pg_execute_server_program;
+REVOKE ALL ON FUNCTION uringprobe_events(text, integer, bigint, text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION uringprobe_events(text, integer, bigint, text) TO pg_execute_server_program;
 REVOKE ALL ON FUNCTION uringprobe_postmaster() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION uringprobe_postmaster() TO pg_monitor;
 REVOKE ALL ON FUNCTION uringprobe_backend() FROM PUBLIC;

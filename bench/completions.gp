@@ -1,5 +1,6 @@
-# Reaping completions: ns per completion vs queue depth, a panel per
-# operation, a line per setup flags and reaping mode (backend, medians).
+# Completions kept in flight: ns per completion vs queue depth, a panel per
+# operation, a line per setup flags and pattern (each CQE reaped and
+# replaced alone, or per batch; backend, medians).
 #   gnuplot -e "lib='bench'; data='completions.tsv'; out='completions.png'; ops='nop recv'; flagsets='none sqpoll'" bench/completions.gp
 w = 1400; h = 600
 load lib . "/terminal.gp"
@@ -8,7 +9,7 @@ set logscale xy 2
 set xlabel "queue depth"
 set ylabel "ns per completion"
 set key below
-set multiplot layout 1, words(ops) title titled("io_uring completions reaped each (cqe_seen) or in batches (cq_advance)")
+set multiplot layout 1, words(ops) title titled("io_uring completions kept in flight, each replaced and reaped alone or per batch")
 do for [o = 1:words(ops)] {
     op = word(ops, o)
     set title op

@@ -1,14 +1,19 @@
-# Reaping completions one by one or in batches (seeds/002_*):
-# uringprobe_completions() in a backend and `uringprobe-cli completions` in
-# a bare process, over op x setup flags x depth x reaping, in rounds that
-# alternate which side goes first. ns per completion, medians.
+# Completions kept in flight (seeds/002_*): uringprobe_completions() in a
+# backend and `uringprobe-cli completions` in a bare process, over op x
+# setup flags x depth x pattern, in rounds that alternate which side goes
+# first. Pattern 'each': every CQE taken off with its own head store and
+# replaced by its own submission (the seed's: 100 receives in flight on an
+# SQPOLL ring, one re-submitted per completion, is the cell recv/sqpoll/100/
+# each); 'batch': the CQEs found taken off and replaced together. ns per
+# completion, and the submitting thread's and the SQPOLL thread's CPU per
+# completion, medians.
 #
 #   perl bench/completions.pl RUNS.tsv COMPARISON.tsv
 # Each configuration runs for about URINGPROBE_COMPLETIONS_SECONDS (0.5):
 # a calibration run in the backend sets the count both sides then use.
 # Environment: URINGPROBE_COMPLETIONS_OPS ("nop recv"),
 # URINGPROBE_COMPLETIONS_DEPTHS ("1 8 32 128"), URINGPROBE_COMPLETIONS_FLAGS
-# ("none sqpoll"), URINGPROBE_COMPLETIONS_ROUNDS (3).
+# ("none sqpoll"), URINGPROBE_COMPLETIONS_ROUNDS (3). Depths "1 8 32 100".
 use strict;
 use warnings;
 use PostgreSQL::Test::Utils;
@@ -18,7 +23,7 @@ use Uringprobe::Cluster;
 my ($runs_file, $cmp_file) = @ARGV;
 die "usage: completions.pl RUNS.tsv COMPARISON.tsv\n" unless $cmp_file;
 my @ops = split ' ', ($ENV{URINGPROBE_COMPLETIONS_OPS} // 'nop recv');
-my @depths = split ' ', ($ENV{URINGPROBE_COMPLETIONS_DEPTHS} // '1 8 32 128');
+my @depths = split ' ', ($ENV{URINGPROBE_COMPLETIONS_DEPTHS} // '1 8 32 100');
 my @flag_sets = split ' ', ($ENV{URINGPROBE_COMPLETIONS_FLAGS} // 'none sqpoll');
 my $run_seconds = $ENV{URINGPROBE_COMPLETIONS_SECONDS} // 0.5;
 my $rounds = $ENV{URINGPROBE_COMPLETIONS_ROUNDS} // 3;
@@ -31,18 +36,20 @@ my ($node) = start_cluster(server => $server, name => 'completions_bench',
 	settings => $fs ? ["uringprobe.scratch_dirs = '$fs->{dir}'"] : []);
 $node->safe_psql('postgres', 'CREATE EXTENSION uringprobe');
 
-my @cols = qw(variant status ops seconds user_ms sys_ms op depth batch reaping flags_in_effect
-  ns_per_completion completions_per_enter enters sqpoll_cpu_ms errors);
+my @cols = qw(variant status ops seconds user_ms sys_ms op depth resubmit reaping flags_in_effect
+  ns_per_completion mean_in_flight completions_per_enter enters submitter_ns_per_completion
+  sqpoll_ns_per_completion sqpoll_cpu_ms iowq_workers iowq_cpu_ms errors);
 my $runs = tsv_open($runs_file, qw(where round), @cols);
-my %ns;    # key -> where -> [ns]; key -> 'row' -> last backend row
+my %ns;    # key -> where -> [ns]; key -> "where/metric" -> [values]
 my %count;    # key -> completions per run
 my @keys;
 
 # Completions that take about $run_seconds, from 20000 of them.
 sub calibrate
 {
-	my ($op, $depth, $reaping, $f) = @_;
-	my $r = bench_query($node, "SELECT * FROM uringprobe_completions('$op', $depth, 0, '$reaping', '$f', 20000)");
+	my ($op, $depth, $pattern, $f) = @_;
+	my $r = bench_query($node,
+		"SELECT * FROM uringprobe_completions('$op', $depth, '$pattern', '$pattern', '$f', 20000)");
 	return 20000 unless $r->{status} eq 'ok' && $r->{ns_per_completion} > 0;
 	my $n = int($run_seconds * 1e9 / $r->{ns_per_completion});
 	return $n < 20000 ? 20000 : $n > 50000000 ? 50000000 : $n;
@@ -56,30 +63,35 @@ for my $round (1 .. $rounds)
 			my $f = $flags eq 'none' ? '' : $flags;
 			for my $depth (@depths)
 			{
-				for my $reaping (qw(each batch))
+				for my $pattern (qw(each batch))
 				{
-					my $key = join("\t", $op, $flags, $depth, $reaping);
+					my $key = join("\t", $op, $flags, $depth, $pattern);
 					if ($round == 1)
 					{
 						push @keys, $key;
-						$count{$key} = calibrate($op, $depth, $reaping, $f);
+						$count{$key} = calibrate($op, $depth, $pattern, $f);
 					}
 					my $n = $count{$key};
 					my @order = $round % 2 ? qw(backend cli) : qw(cli backend);
 					for my $where (@order)
 					{
-						cell("completions $op, flags $flags, depth $depth, reaping $reaping, "
+						cell("completions $op, flags $flags, depth $depth, resubmit and reap $pattern, "
 							  . ($where eq 'cli' ? 'bare process' : $where) . ", round $round/$rounds");
 						my $r = $where eq 'backend'
 						  ? bench_query($node,
-							"SELECT * FROM uringprobe_completions('$op', $depth, 0, '$reaping', '$f', $n)")
-						  : cli_row($cli, 'completions', '--op', $op, '--depth', $depth, '--reaping', $reaping,
-							($f ? ('--flags', $f) : ()), '--completions', $n,
+							"SELECT * FROM uringprobe_completions('$op', $depth, '$pattern', '$pattern', '$f', $n)")
+						  : cli_row($cli, 'completions', '--op', $op, '--depth', $depth, '--resubmit', $pattern,
+							'--reaping', $pattern, ($f ? ('--flags', $f) : ()), '--completions', $n,
 							($fs ? ('--dir', $fs->{dir}) : ()));
 						tsv_row($runs, $where, $round, map { $r->{$_} } @cols);
 						next unless $r->{status} eq 'ok';
 						push @{ $ns{$key}{$where} }, $r->{ns_per_completion};
-						$ns{$key}{row} = $r if $where eq 'backend';
+						next unless $where eq 'backend';
+						for my $m (qw(mean_in_flight completions_per_enter submitter_ns_per_completion
+							sqpoll_ns_per_completion))
+						{
+							push @{ $ns{$key}{"backend/$m"} }, $r->{$m} if ($r->{$m} // '') ne '';
+						}
 					}
 				}
 			}
@@ -89,9 +101,12 @@ for my $round (1 .. $rounds)
 close $runs;
 $node->stop;
 
-my $cmp = tsv_open($cmp_file, qw(op flags depth reaping rounds completions backend_ns cli_ns ratio
-	  min_ratio completions_per_enter sqpoll_cpu_ms status));
-# Sorted so that each line of the plot (op, flags, reaping) is contiguous.
+# The backend's medians beside the comparison: what was in flight, the
+# completions per io_uring_enter, the submitting thread's and the SQPOLL
+# thread's CPU per completion (the seed's metric).
+my $cmp = tsv_open($cmp_file, qw(op flags depth pattern rounds completions backend_ns cli_ns ratio
+	  min_ratio mean_in_flight completions_per_enter submitter_ns sqpoll_ns status));
+# Sorted so that each line of the plot (op, flags, pattern) is contiguous.
 sub key_order
 {
 	my @a = split /\t/, $a;
@@ -103,12 +118,14 @@ for my $key (sort key_order @keys)
 	my $s = $ns{$key};
 	if (!$s->{backend} || !$s->{cli})
 	{
-		tsv_row($cmp, split(/\t/, $key), $rounds, $count{$key}, ('') x 6, 'not run: see the runs file');
+		tsv_row($cmp, split(/\t/, $key), $rounds, $count{$key}, ('') x 8, 'not run: see the runs file');
 		next;
 	}
 	my ($bk, $c) = (median(@{ $s->{backend} }), median(@{ $s->{cli} }));
+	my $m = sub { my $v = $s->{"backend/$_[0]"}; return $v ? sprintf($_[1], median(@$v)) : ''; };
 	tsv_row($cmp, split(/\t/, $key), $rounds, $count{$key}, sprintf("%.1f", $bk), sprintf("%.1f", $c),
 		sprintf("%.2f", $bk / $c), sprintf("%.2f", least(@{ $s->{backend} }) / least(@{ $s->{cli} })),
-		sprintf('%.1f', $s->{row}{completions_per_enter}), $s->{row}{sqpoll_cpu_ms}, 'ok');
+		$m->('mean_in_flight', '%.1f'), $m->('completions_per_enter', '%.1f'),
+		$m->('submitter_ns_per_completion', '%.0f'), $m->('sqpoll_ns_per_completion', '%.0f'), 'ok');
 }
 close $cmp;

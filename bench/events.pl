@@ -1,12 +1,18 @@
 # The event-loop ping-pong (seeds/004_*): uringprobe_events() in a backend
 # and `uringprobe-cli events` in a bare process, every backend (plus
-# PostgreSQL's WaitEventSet, backend only), in rounds that alternate which
-# side goes first; and the CLI's epoll against bench/epoll-pingpong.c, the
-# smallest hand-written epoll loop, compiled here.
+# PostgreSQL's WaitEventSet, backend only), with the bytes written by the
+# waiting process itself once armed (peer self) and by a child process
+# each time the waiter asks (peer process: a real cross-process ping-pong,
+# every event a sleep and a wake-up), in rounds that alternate which side
+# goes first; and the CLI's epoll against bench/epoll-pingpong.c, the
+# smallest hand-written epoll loop, compiled here. vs_epoll: a backend's
+# events/s over epoll's, same peer and pipes (the seed's comparison).
 #
 #   perl bench/events.pl RUNS.tsv COMPARISON.tsv
-# Environment: URINGPROBE_EVENTS (200000 per run), URINGPROBE_EVENTS_PIPES
-# ("1"), URINGPROBE_EVENTS_ROUNDS (5).
+# Environment: URINGPROBE_EVENTS (200000 per run; a quarter of that with a
+# peer process, each of whose events takes about four times as long),
+# URINGPROBE_EVENTS_PIPES ("1"), URINGPROBE_EVENTS_PEERS ("self process"),
+# URINGPROBE_EVENTS_ROUNDS (5).
 use strict;
 use warnings;
 use Cwd;
@@ -18,11 +24,13 @@ my ($runs_file, $cmp_file) = @ARGV;
 die "usage: events.pl RUNS.tsv COMPARISON.tsv\n" unless $cmp_file;
 my $events = $ENV{URINGPROBE_EVENTS} // 200000;
 my @pipes = split ' ', ($ENV{URINGPROBE_EVENTS_PIPES} // '1');
+my @peers = split ' ', ($ENV{URINGPROBE_EVENTS_PEERS} // 'self process');
+my %events_of = (self => $events, process => int($events / 4) || 1);
 my $rounds = $ENV{URINGPROBE_EVENTS_ROUNDS} // 5;
 my @backends = qw(epoll poll uring_oneshot uring_oneshot_defer uring_multishot
   uring_multishot_defer pg_waiteventset);
 
-plan_cells($rounds * (@pipes * (@backends * 2 - 1) + scalar(grep { $_ == 1 } @pipes)));
+plan_cells($rounds * (@pipes * @peers * (@backends * 2 - 1) + scalar(grep { $_ == 1 } @pipes)));
 
 my ($server) = sort { $b->{major} <=> $a->{major} } servers();
 my $cli = "$server->{bindir}/uringprobe-cli";
@@ -33,29 +41,37 @@ my ($node) = start_cluster(server => $server, name => 'events_bench');
 $node->safe_psql('postgres', 'CREATE EXTENSION uringprobe');
 
 my @cols = qw(variant status ops seconds ops_per_sec p50_us p99_us max_us user_ms sys_ms pipes
-  rounds enters vcsw ivcsw latency_histogram);
+  peer rounds enters armed_ready vcsw ivcsw latency_histogram);
 my $runs = tsv_open($runs_file, qw(where round), @cols);
-my %eps;    # backend/pipes -> where -> [events/s]
-my %why;    # backend/pipes -> where -> why a side has no rate
+my %eps;    # backend/pipes/peer -> where -> [events/s]; -> 'enters' -> [per event]
+my %why;    # backend/pipes/peer -> where -> why a side has no rate
 for my $round (1 .. $rounds)
 {
 	for my $n (@pipes)
 	{
-		for my $backend (@backends)
+		for my $peer (@peers)
 		{
-			my @order = $round % 2 ? qw(backend cli) : qw(cli backend);
-			for my $where (@order)
+			my $count = $events_of{$peer};
+			for my $backend (@backends)
 			{
-				next if $where eq 'cli' && $backend eq 'pg_waiteventset';
-				cell("events $backend, $n pipes, " . ($where eq 'cli' ? 'bare process' : $where)
-					  . ", round $round/$rounds");
-				my $r = $where eq 'backend'
-				  ? bench_query($node, "SELECT * FROM uringprobe_events('$backend', $n, $events)")
-				  : cli_row($cli, 'events', '--backend', $backend, '--pipes', $n, '--events', $events);
-				tsv_row($runs, $where, $round, map { $r->{$_} } @cols);
-				# only what was measured: a refused backend has no rate
-				if ($r->{status} eq 'ok') { push @{ $eps{"$backend/$n"}{$where} }, $r->{ops_per_sec}; }
-				else { $why{"$backend/$n"}{$where} //= $r->{status}; }
+				my @order = $round % 2 ? qw(backend cli) : qw(cli backend);
+				for my $where (@order)
+				{
+					next if $where eq 'cli' && $backend eq 'pg_waiteventset';
+					cell("events $backend, $n pipes, peer $peer, " . ($where eq 'cli' ? 'bare process' : $where)
+						  . ", round $round/$rounds");
+					my $r = $where eq 'backend'
+					  ? bench_query($node, "SELECT * FROM uringprobe_events('$backend', $n, $count, '$peer')")
+					  : cli_row($cli, 'events', '--backend', $backend, '--pipes', $n, '--events', $count,
+						'--peer', $peer);
+					tsv_row($runs, $where, $round, map { $r->{$_} } @cols);
+					# only what was measured: a refused backend has no rate
+					my $e = "$backend/$n/$peer";
+					if ($r->{status} ne 'ok') { $why{$e}{$where} //= $r->{status}; next; }
+					push @{ $eps{$e}{$where} }, $r->{ops_per_sec};
+					push @{ $eps{$e}{enters} }, $r->{enters} / $r->{ops}
+					  if $where eq 'backend' && ($r->{enters} // '') ne '';
+				}
 			}
 		}
 		if ($n == 1)
@@ -64,7 +80,7 @@ for my $round (1 .. $rounds)
 			my ($out) = bench_command([ $reference, $events ]);
 			my (undef, $secs, $rate) = split /\t/, $out;
 			tsv_row($runs, 'reference', $round, 'epoll', 'ok', $events, $secs, $rate);
-			push @{ $eps{'epoll/1'}{reference} }, $rate;
+			push @{ $eps{'epoll/1/self'}{reference} }, $rate;
 		}
 	}
 }
@@ -72,28 +88,35 @@ close $runs;
 $node->stop;
 
 # A side that measured nothing is blank, with the reason in status.
-my $cmp = tsv_open($cmp_file, qw(backend pipes rounds status backend_events_s cli_events_s ratio
-	  min_ratio backend_range_k cli_range_k reference_events_s cli_vs_reference best_vs_reference));
+my $cmp = tsv_open($cmp_file, qw(backend pipes peer rounds status backend_events_s cli_events_s ratio
+	  min_ratio backend_range_k cli_range_k vs_epoll enters_per_event reference_events_s cli_vs_reference
+	  best_vs_reference));
 my $best = sub { my @v = sort { $b <=> $a } @_; return $v[0]; };    # events/s: higher is better
 for my $n (@pipes)
 {
-	for my $backend (@backends)
+	for my $peer (@peers)
 	{
-		my $e = $eps{"$backend/$n"} // {};
-		my ($bk, $c, $ref) = map { $e->{$_} ? median(@{ $e->{$_} }) : '' } qw(backend cli reference);
-		my %w = %{ $why{"$backend/$n"} // {} };
-		my $status = join('; ', map { "$_: $w{$_}" } sort keys %w) || 'ok';
-		my $both = $bk ne '' && $c ne '';
-		tsv_row($cmp, $backend, $n, $rounds, $status,
-			$bk eq '' ? '' : sprintf('%.0f', $bk),
-			$c eq '' ? '' : sprintf('%.0f', $c),
-			$both ? sprintf('%.2f', $bk / $c) : '',
-			$both ? sprintf('%.2f', $best->(@{ $e->{backend} }) / $best->(@{ $e->{cli} })) : '',
-			$bk eq '' ? '' : spread(map { $_ / 1000 } @{ $e->{backend} }),
-			$c eq '' ? '' : spread(map { $_ / 1000 } @{ $e->{cli} }),
-			$ref eq '' ? '' : sprintf('%.0f', $ref),
-			$ref ne '' && $c ne '' ? sprintf('%.2f', $c / $ref) : '',
-			$ref ne '' && $c ne '' ? sprintf('%.2f', $best->(@{ $e->{cli} }) / $best->(@{ $e->{reference} })) : '');
+		my $epoll = $eps{"epoll/$n/$peer"}{backend};
+		for my $backend (@backends)
+		{
+			my $e = $eps{"$backend/$n/$peer"} // {};
+			my ($bk, $c, $ref) = map { $e->{$_} ? median(@{ $e->{$_} }) : '' } qw(backend cli reference);
+			my %w = %{ $why{"$backend/$n/$peer"} // {} };
+			my $status = join('; ', map { "$_: $w{$_}" } sort keys %w) || 'ok';
+			my $both = $bk ne '' && $c ne '';
+			tsv_row($cmp, $backend, $n, $peer, $rounds, $status,
+				$bk eq '' ? '' : sprintf('%.0f', $bk),
+				$c eq '' ? '' : sprintf('%.0f', $c),
+				$both ? sprintf('%.2f', $bk / $c) : '',
+				$both ? sprintf('%.2f', $best->(@{ $e->{backend} }) / $best->(@{ $e->{cli} })) : '',
+				$bk eq '' ? '' : spread(map { $_ / 1000 } @{ $e->{backend} }),
+				$c eq '' ? '' : spread(map { $_ / 1000 } @{ $e->{cli} }),
+				$bk ne '' && $epoll ? sprintf('%.2f', $bk / median(@$epoll)) : '',
+				$e->{enters} ? sprintf('%.2f', median(@{ $e->{enters} })) : '',
+				$ref eq '' ? '' : sprintf('%.0f', $ref),
+				$ref ne '' && $c ne '' ? sprintf('%.2f', $c / $ref) : '',
+				$ref ne '' && $c ne '' ? sprintf('%.2f', $best->(@{ $e->{cli} }) / $best->(@{ $e->{reference} })) : '');
+		}
 	}
 }
 close $cmp;

@@ -101,8 +101,8 @@ my @specs = (
 	{ bench => 'copy', file => 'copy-runs.tsv', key => [qw(server io_method file_extend_method fs clients)],
 	  metrics => [ [ seconds => 'lower' ] ] },
 	{ bench => 'completions', file => 'completions-runs.tsv',
-	  key => [qw(where op flags_in_effect depth reaping)], metrics => [ [ ns_per_completion => 'lower' ] ] },
-	{ bench => 'events', file => 'events-runs.tsv', key => [qw(where variant pipes)],
+	  key => [qw(where op flags_in_effect depth resubmit)], metrics => [ [ ns_per_completion => 'lower' ] ] },
+	{ bench => 'events', file => 'events-runs.tsv', key => [qw(where variant pipes peer)],
 	  metrics => [ [ ops_per_sec => 'higher' ] ] });
 
 # run.tsv: "key<TAB>value" lines; env and server lines repeat.

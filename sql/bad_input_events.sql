@@ -6,6 +6,8 @@ FROM (VALUES
     ('uringprobe_events(backend => NULL)'),
     ('uringprobe_events(pipes => NULL)'),
     ('uringprobe_events(events => NULL)'),
+    ('uringprobe_events(peer => NULL)'),
+    ('uringprobe_events(peer => ''thread'')'),
     ('uringprobe_events(''kqueue'')'),
     ('uringprobe_events('''')'),
     ('uringprobe_events(''EPOLL'')'),

@@ -1,21 +1,28 @@
--- uringprobe_completions(): the SQL surface and argument errors. Timings
+-- uringprobe_completions(): the SQL surface and exact counts. Timings
 -- are checked for sanity in t/007_completions_events.pl.
 CREATE EXTENSION IF NOT EXISTS uringprobe;
 LOAD 'uringprobe';
--- Each operation and reaping mode completes exactly what it was asked for.
-SELECT variant, status, ops, depth, batch, flags_in_effect, errors
+-- Each operation, resubmission and reaping mode completes exactly what it
+-- was asked for; replaced as reaped, the depth is what is in flight.
+SELECT variant, status, ops, depth, resubmit, reaping, flags_in_effect, errors,
+       CASE WHEN s.rs = 'each' THEN mean_in_flight BETWEEN 7.9 AND 8 END AS depth_in_flight
 FROM (VALUES ('nop'), ('recv')) o(op),
-     (VALUES ('each'), ('batch')) r(reaping),
-     LATERAL uringprobe_completions(o.op, 8, 0, r.reaping, '', 1000)
+     (VALUES ('each'), ('batch')) s(rs),
+     (VALUES ('each'), ('batch')) r(rp),
+     LATERAL uringprobe_completions(o.op, 8, s.rs, r.rp, '', 1000)
 ORDER BY 1;
--- depth 8 in batches of 8, 1000 completions: 125 submissions, each one
--- io_uring_enter that also waits
-SELECT enters, completions_per_enter FROM uringprobe_completions('nop', 8, 8, 'batch', '', 1000);
--- Flags: what took effect; a combination the kernel refuses is a row.
+-- Every io_uring_enter counted where it is made: NOPs complete as they are
+-- submitted, so at depth 8 one submission fills the ring, then one per
+-- replaced CQE (992), or one per reaped batch of 8 (124); none waits.
+SELECT resubmit, enters, completions_per_enter
+FROM (VALUES ('each'), ('batch')) s(rs),
+     LATERAL uringprobe_completions('nop', 8, s.rs, s.rs, '', 1000)
+ORDER BY 1;
+-- Replaced per batch, a batch of 8 drains before it is refilled.
+SELECT mean_in_flight FROM uringprobe_completions('nop', 8, 'batch', 'batch', '', 8000);
+-- Flags: what took effect.
 SELECT flags_requested, flags_in_effect, status
 FROM uringprobe_completions(flags => 'single_issuer, coop_taskrun', completions => 100);
-SELECT flags_requested, flags_in_effect, status
-FROM uringprobe_completions(flags => 'defer_taskrun', completions => 100);
 -- read needs a scratch directory
 SET uringprobe.scratch_dirs = '/tmp';
 SELECT variant, status, ops, errors FROM uringprobe_completions('read', completions => 1000);

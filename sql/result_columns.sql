@@ -10,11 +10,6 @@ FROM (SELECT proname, pg_get_function_arguments(oid) AS args FROM pg_proc) p
 WHERE proname IN ('uringprobe_rings', 'uringprobe_extend',
                   'uringprobe_completions', 'uringprobe_events')
 ORDER BY 1;
--- A row that timed nothing (a combination the kernel refuses) has no rate
--- and no latencies, not zeros.
-SELECT status LIKE 'unsupported: %' AS unsupported, ops, seconds, ops_per_sec IS NULL AS no_rate,
-       p50_us IS NULL AND p99_us IS NULL AND max_us IS NULL AS no_latency
-FROM uringprobe_completions('nop', flags => 'sqpoll,defer_taskrun', completions => 10);
 -- uringprobe_events() declared again with its OUT columns changed: the
 -- call is refused naming the column, never returned misread.
 CREATE FUNCTION pg_temp.events_declared_as(args text) RETURNS text LANGUAGE plpgsql AS $$

@@ -40,12 +40,16 @@ for my $server (servers())
 	is($r{file_bytes}, 2 * 1048576, "$server->{name}: extend grew 2 MiB");
 	is(scalar(scratch_files($scratch)), 0, "$server->{name}: extend left no file");
 
-	my %c = row_of($cli, 'completions', '--op', 'recv', '--depth', '8', '--reaping', 'each', '--completions', '500');
+	my %c = row_of($cli, 'completions', '--op', 'recv', '--depth', '8', '--resubmit', 'batch', '--reaping', 'each',
+		'--completions', '500');
 	is("$c{status} $c{ops} $c{errors}", 'ok 500 0', "$server->{name}: completions in a bare process");
 	%c = row_of($cli, 'completions', '--op', 'read', '--dir', $scratch, '--completions', '500');
 	is("$c{status} $c{ops} $c{errors}", 'ok 500 0', "$server->{name}: completions of reads in a bare process");
 	%c = row_of($cli, 'events', '--backend', 'uring_oneshot', '--pipes', '3', '--events', '300');
 	is("$c{status} $c{ops} $c{rounds}", 'ok 300 100', "$server->{name}: events in a bare process");
+	%c = row_of($cli, 'events', '--backend', 'uring_oneshot', '--peer', 'process', '--events', '300');
+	is("$c{status} $c{ops} $c{peer} $c{armed_ready}", 'ok 300 process 0',
+		"$server->{name}: events with a peer process in a bare process, every poll waited");
 
 	for my $bad (
 		[ [ 'env', '--max-connections', '0' ], qr/max_connections must be between 1 and 262143, got 0/ ],
@@ -56,7 +60,9 @@ for my $server (servers())
 		[ [ 'completions', '--op', 'write' ], qr/op must be one of nop, read, recv, got 'write'/ ],
 		[ [ 'completions', '--op', 'read' ], qr/completions --op read needs --dir DIR/ ],
 		[ [ 'completions', '--flags', 'iopoll' ], qr/flags must be one of sqpoll, single_issuer/ ],
-		[ [ 'completions', '--depth', '8', '--batch', '9' ], qr/batch must be between 0 and 8, got 9/ ],
+		[ [ 'completions', '--resubmit', 'never' ], qr/resubmit must be one of each, batch, got 'never'/ ],
+		[ [ 'completions', '--flags', 'defer_taskrun' ], qr/defer_taskrun requires single_issuer/ ],
+		[ [ 'events', '--peer', 'thread' ], qr/peer must be one of self, process, got 'thread'/ ],
 		[ [ 'events', '--backend', 'pg_waiteventset' ], qr/only uringprobe_events\(\) in a backend has it/ ],
 		[ [ 'events', '--pipes', '0' ], qr/pipes must be between 1 and 1000, got 0/ ],
 		[ [ 'extend', '--dir', $scratch, '--strategy', 'zero' ], qr/strategy must be one of fallocate, write_zeros, mdzeroextend, write, got 'zero'/ ],

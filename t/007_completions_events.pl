@@ -43,33 +43,40 @@ for my $server (servers())
 
 		for my $op (qw(nop read recv))
 		{
-			for my $reaping (qw(each batch))
+			for my $resubmit (qw(each batch))
 			{
 				for my $depth (1, 32)
 				{
-					my $what = "$cell: $op/$reaping depth $depth";
+					my $what = "$cell: $op/$resubmit depth $depth";
 					my $r = query_row($node,
-						"SELECT * FROM uringprobe_completions('$op', $depth, 0, '$reaping', '', 2000)");
+						"SELECT * FROM uringprobe_completions('$op', $depth, '$resubmit', '$resubmit', '', 2000)");
 					is($r->{status}, 'ok', "$what: completed");
 					is($r->{ops}, 2000, "$what: every completion counted");
 					is($r->{errors}, 0, "$what: none failed");
-					ok($r->{ns_per_completion} > 0 && $r->{completions_per_enter} >= 1
+					ok($r->{ns_per_completion} > 0 && $r->{completions_per_enter} > 0
 						  && $r->{completions_per_enter} <= $depth,
-						"$what: 0 ns < cost, 1 <= completions per enter <= depth "
+						"$what: 0 ns < cost, 0 < completions per enter <= depth "
 						  . "($r->{ns_per_completion} ns, $r->{completions_per_enter})");
+					# replaced as reaped: all but the last `depth` completions
+					# are reaped with the whole depth in flight
+					ok($resubmit eq 'batch'
+						  || ($r->{mean_in_flight} >= $depth - 1 && $r->{mean_in_flight} <= $depth),
+						"$what: the depth is kept in flight (mean $r->{mean_in_flight})");
 				}
 			}
 		}
-		for my $flags ('sqpoll', 'single_issuer,defer_taskrun', 'single_issuer,coop_taskrun', 'sqpoll,defer_taskrun')
+		# Combinations the io_uring API defines as invalid: bad input naming the rule.
+		for my $bad ([ 'defer_taskrun', qr/defer_taskrun requires single_issuer/ ],
+			[ 'sqpoll,single_issuer,defer_taskrun', qr/sqpoll cannot be combined with defer_taskrun or coop_taskrun/ ])
 		{
-			my $r = query_row($node, "SELECT * FROM uringprobe_completions('nop', 8, 0, 'batch', '$flags', 2000)");
-			if ($flags eq 'sqpoll,defer_taskrun')
-			{
-				# DEFER_TASKRUN needs SINGLE_ISSUER: refused by every kernel, as a row
-				like($r->{status}, qr/^unsupported: /, "$cell: $flags refused, said as a row ($r->{status})");
-				is($r->{flags_in_effect}, 'none', "$cell: $flags: no flag in effect");
-				next;
-			}
+			my ($flags, $rule) = @$bad;
+			my ($ret, $out, $err) = $node->psql('postgres',
+				"SELECT * FROM uringprobe_completions('nop', 8, flags => '$flags', completions => 100)");
+			like($err, qr/ERROR:  .*$rule/, "$cell: $flags is refused as bad input, naming the rule");
+		}
+		for my $flags ('sqpoll', 'single_issuer,defer_taskrun', 'single_issuer,coop_taskrun')
+		{
+			my $r = query_row($node, "SELECT * FROM uringprobe_completions('nop', 8, 'batch', 'batch', '$flags', 2000)");
 			if ($r->{status} =~ /^unsupported: / && !kernel_since(@{ $flags_since{$flags} }))
 			{
 			  SKIP: { skip "$cell: $flags: this kernel predates it ($r->{status})", 4; }
@@ -78,17 +85,19 @@ for my $server (servers())
 			is($r->{status}, 'ok', "$cell: $flags completed");
 			is($r->{flags_in_effect}, $flags, "$cell: $flags took effect");
 			is($r->{ops}, 2000, "$cell: $flags: every completion counted");
-			ok(($r->{sqpoll_cpu_ms} ne '') == ($flags =~ /sqpoll/),
+			ok(($r->{sqpoll_cpu_ms} ne '') == ($flags =~ /sqpoll/)
+				  && ($r->{sqpoll_ns_per_completion} ne '') == ($flags =~ /sqpoll/),
 				"$cell: $flags: SQPOLL thread CPU reported exactly with SQPOLL");
 		}
 
 		for my $backend (qw(epoll poll uring_oneshot uring_oneshot_defer uring_multishot
 			uring_multishot_defer pg_waiteventset))
 		{
-			for my $pipes (1, 4)
+			for my $run ([ 1, 'self' ], [ 4, 'self' ], [ 4, 'process' ])
 			{
-				my $what = "$cell: events $backend x$pipes";
-				my $r = query_row($node, "SELECT * FROM uringprobe_events('$backend', $pipes, 2000)");
+				my ($pipes, $peer) = @$run;
+				my $what = "$cell: events $backend x$pipes, peer $peer";
+				my $r = query_row($node, "SELECT * FROM uringprobe_events('$backend', $pipes, 2000, '$peer')");
 				if ($r->{status} =~ /^unsupported: / && !kernel_since(@{ $backend_since{$backend} // [ 0, 0 ] }))
 				{
 				  SKIP: { skip "$what: this kernel predates it ($r->{status})", 3; }
@@ -99,16 +108,19 @@ for my $server (servers())
 				ok($r->{ops_per_sec} > 0 && $r->{p50_us} > 0 && $r->{p50_us} <= $r->{p99_us}
 					  && $r->{p99_us} <= $r->{max_us} * 1.02,
 					"$what: events/s > 0, 0 < p50 <= p99 <= max");
+				is($r->{armed_ready}, $backend =~ /^uring_/ ? 0 : '', "$what: no poll completed as it was armed");
 			}
 		}
 
 		# Cancelled mid-run: nothing left behind, the session goes on.
 		for my $run (
-			"uringprobe_completions('recv', 32, 0, 'each', '', 100000000)",
-			"uringprobe_completions('nop', 32, 0, 'batch', 'sqpoll', 100000000)",
-			"uringprobe_completions('read', 32, 0, 'batch', '', 100000000)",
+			"uringprobe_completions('recv', 32, 'each', 'each', '', 100000000)",
+			"uringprobe_completions('nop', 32, 'batch', 'batch', 'sqpoll', 100000000)",
+			"uringprobe_completions('read', 32, 'batch', 'batch', '', 100000000)",
 			"uringprobe_events('uring_multishot', 8, 100000000)",
-			"uringprobe_events('pg_waiteventset', 8, 100000000)")
+			"uringprobe_events('pg_waiteventset', 8, 100000000)",
+			"uringprobe_events('uring_oneshot', 1, 100000000, 'process')",
+			"uringprobe_events('pg_waiteventset', 1, 100000000, 'process')")
 		{
 			my ($ret, $out, $err) = $node->psql('postgres',
 				"$state; SET statement_timeout = '300ms'; SELECT * FROM $run; RESET statement_timeout; $state;",

@@ -25,7 +25,7 @@ my @experiments = (
 	'uringprobe_environment()',
 	'uringprobe_rings(rings => 2, forks => 2)',
 	"uringprobe_extend('$scratch', 'mdzeroextend', 'sync', total_mb => 1)",
-	"uringprobe_completions('read', 8, 0, 'batch', '', 1000, '$scratch')",
+	"uringprobe_completions('read', 8, 'batch', 'batch', '', 1000, '$scratch')",
 	"uringprobe_events('epoll', 1, 1000)");
 
 for my $server (servers())

@@ -61,11 +61,11 @@ std::vector<CommandHelp> command_help() {
          up::params_of(up::extend_params()),
          up::usage_line("--blocks N", "min_blocks and max_blocks at once")},
         {"completions", "completions [options]",
-         "completions: keep operations in flight on a ring and reap them each or in batches:\n",
+         "completions: keep operations in flight on a ring, each reaped one replaced at once:\n",
          up::params_of(up::completions_params()), ""},
         {"events", "events [options]",
-         "events: write a byte to each pipe, wait until readable, read it (Samba's "
-         "local.event):\n",
+         "events: a byte on each pipe (written by this process or a peer), wait until "
+         "readable, read it (Samba's local.event):\n",
          up::params_of(up::events_params()), ""},
     };
 }

@@ -35,6 +35,7 @@ const NamedValue kOps[] = {{"nop", int(CompletionOp::nop)},
                            {"read", int(CompletionOp::read)},
                            {"recv", int(CompletionOp::recv)}};
 const NamedValue kReapings[] = {{"each", int(Reaping::each)}, {"batch", int(Reaping::batch)}};
+const NamedValue kResubmits[] = {{"each", int(Resubmit::each)}, {"batch", int(Resubmit::batch)}};
 const NamedValue kFlags[] = {{"sqpoll", int(IORING_SETUP_SQPOLL)},
                              {"single_issuer", int(IORING_SETUP_SINGLE_ISSUER)},
                              {"defer_taskrun", int(IORING_SETUP_DEFER_TASKRUN)},
@@ -76,6 +77,21 @@ CompletionOp parse_completion_op(const std::string& name) {
 Reaping parse_reaping(const std::string& name) {
     return static_cast<Reaping>(lookup_name(kReapings, "reaping", name));
 }
+Resubmit parse_resubmit(const std::string& name) {
+    return static_cast<Resubmit>(lookup_name(kResubmits, "resubmit", name));
+}
+
+void check_setup_flags(unsigned flags) {
+    if ((flags & IORING_SETUP_DEFER_TASKRUN) && !(flags & IORING_SETUP_SINGLE_ISSUER))
+        throw InvalidArgument("flags: defer_taskrun requires single_issuer (io_uring_setup(2): "
+                              "deferred task work runs in the one task that submits)");
+    if ((flags & IORING_SETUP_SQPOLL) &&
+        (flags & (IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_COOP_TASKRUN)))
+        throw InvalidArgument(
+            "flags: sqpoll cannot be combined with defer_taskrun or coop_taskrun "
+            "(io_uring_setup(2): task work runs in the SQPOLL thread, so the flags that "
+            "say when the submitting task runs it do not apply)");
+}
 
 unsigned parse_setup_flags(const std::string& list) {
     unsigned flags = 0;
@@ -109,10 +125,11 @@ const ParamTable<CompletionsParams>& completions_params() {
                     "no-ops, 4 KiB reads of a page-cached scratch file, or datagram receives"),
          [](P& p, const ParamValue& v) { p.op = parse_completion_op(v.s); }, nullptr},
         number_row<P, &P::depth>(integer_param("depth", 32, 1, kMaxDepth, "operations in flight")),
-        number_row<P, &P::batch>(
-            integer_param("batch", 0, 0, kMaxDepth, "SQEs per submission, at most depth; 0: depth")
-                .range_checked_by_experiment()),
-        {text_param("reaping", "'batch'", "each|batch",
+        {text_param("resubmit", "'each'", "each|batch",
+                    "replace each reaped completion with its own submission, or all those "
+                    "reaped together with one"),
+         [](P& p, const ParamValue& v) { p.resubmit = parse_resubmit(v.s); }, nullptr},
+        {text_param("reaping", "'each'", "each|batch",
                     "io_uring_cqe_seen per completion, or one io_uring_cq_advance per batch"),
          [](P& p, const ParamValue& v) { p.reaping = parse_reaping(v.s); }, nullptr},
         {text_param("flags", "''", "",
@@ -132,7 +149,7 @@ CompletionsParams::CompletionsParams() {
 
 void validate(const CompletionsParams& p, const Caps& caps) {
     check_ranges(completions_params(), p, caps);
-    check_range("batch", p.batch, 0, p.depth);
+    check_setup_flags(p.setup_flags);
 }
 
 namespace {
@@ -141,7 +158,6 @@ namespace {
 // p.completions are reaped or `stop` fires. The ring is drained and gone
 // when this returns.
 void run_ring(const CompletionsParams& p, int target_fd, CompletionsResult& r, StopPoll& stop) {
-    const int batch = p.batch ? p.batch : p.depth;
     const size_t slot_bytes = p.op == CompletionOp::read ? kReadBytes : kDatagramBytes;
     std::vector<char> buffers(slot_bytes * static_cast<size_t>(p.depth));
     std::optional<Ring> ring;
@@ -163,90 +179,107 @@ void run_ring(const CompletionsParams& p, int target_fd, CompletionsResult& r, S
     }
     const io_uring_params& params = ring->params();
     r.flags_in_effect = setup_flags_string(params.flags);
-    const bool sqpoll = params.flags & IORING_SETUP_SQPOLL;
     std::optional<IoThreadSampler> sq_thread;
-    if (sqpoll)
+    if (params.flags & IORING_SETUP_SQPOLL)
         sq_thread.emplace(IoThreadSampler::kSqPoll);
+    // Receives the kernel could not complete by polling go to io-wq
+    // workers (e.g. several on one socket woken by one datagram).
+    IoThreadSampler workers(IoThreadSampler::kWorkers);
 
     std::vector<int> free_slots;
     for (int s = p.depth - 1; s >= 0; --s)
         free_slots.push_back(s);
-    std::vector<io_uring_cqe*> cqes(static_cast<size_t>(p.depth));
     io_uring* ring_p = ring->get();
-    auto complete = [&](io_uring_cqe* cqe) {
-        if (cqe->res < 0)
-            ++r.errors;
-        free_slots.push_back(static_cast<int>(cqe->user_data));
-        ring->completed();
-        ++r.completions;
+
+    // One more operation into the SQ ring (submitted by the next submit()).
+    auto prepare = [&] {
+        io_uring_sqe* sqe = io_uring_get_sqe(ring_p);
+        while (!sqe) { // SQPOLL: its thread has not taken the earlier SQEs yet
+            check_neg_errno(ring->wait_for_sq_room(), "io_uring_enter(IORING_ENTER_SQ_WAIT)");
+            sqe = io_uring_get_sqe(ring_p);
+        }
+        const int slot = free_slots.back();
+        free_slots.pop_back();
+        char* buf = buffers.data() + static_cast<size_t>(slot) * slot_bytes;
+        if (p.op == CompletionOp::nop)
+            io_uring_prep_nop(sqe);
+        else if (p.op == CompletionOp::read)
+            io_uring_prep_read(sqe, target_fd, buf, kReadBytes,
+                               r.submitted % (kFileBytes / kReadBytes) * kReadBytes);
+        else
+            io_uring_prep_recv(sqe, target_fd, buf, kDatagramBytes, 0);
+        sqe->user_data = static_cast<__u64>(slot);
+        ++r.submitted;
+        ring->submitted(1);
+    };
+    // Interrupted while waiting: a stop may be what interrupted it; the
+    // SQEs published are in the kernel's hands either way.
+    auto submit = [&](unsigned wait_nr) {
+        int n = ring->submit_and_wait(wait_nr);
+        while (n == -EINTR)
+            n = ring->submit_and_wait(stop.poll_now() ? 0 : wait_nr);
+        check_neg_errno(n, "io_uring_enter");
     };
 
     const UsageMeter usage(RUSAGE_SELF);
+    const UsageMeter submitter(RUSAGE_THREAD);
     const std::int64_t t0 = now_ns();
+    double in_flight_sum = 0;
+    while (r.submitted < std::min<long>(p.depth, p.completions))
+        prepare();
+    submit(0);
     while (r.completions < p.completions) {
         if (stop.poll())
             break;
-        // A batch of SQEs once there is room for all of it (or for the rest).
-        const long left = p.completions - r.submitted;
-        const int want = static_cast<int>(std::min<long>(batch, left));
-        int prepared = 0;
-        if (want > 0 && p.depth - ring->inflight() >= want) {
-            for (; prepared < want; ++prepared) {
-                io_uring_sqe* sqe = io_uring_get_sqe(ring_p);
-                while (!sqe) { // SQPOLL: its thread has not taken the last SQEs yet
-                    check_neg_errno(io_uring_sqring_wait(ring_p), "io_uring_sqring_wait");
-                    ++r.enters;
-                    sqe = io_uring_get_sqe(ring_p);
-                }
-                const int slot = free_slots.back();
-                free_slots.pop_back();
-                char* buf = buffers.data() + static_cast<size_t>(slot) * slot_bytes;
-                if (p.op == CompletionOp::nop)
-                    io_uring_prep_nop(sqe);
-                else if (p.op == CompletionOp::read)
-                    io_uring_prep_read(sqe, target_fd, buf, kReadBytes,
-                                       (r.submitted + prepared) % (kFileBytes / kReadBytes) *
-                                           kReadBytes);
-                else
-                    io_uring_prep_recv(sqe, target_fd, buf, kDatagramBytes, 0);
-                sqe->user_data = static_cast<__u64>(slot);
-            }
-        }
-        const bool wait = io_uring_cq_ready(ring_p) == 0;
-        if (prepared > 0 || wait) {
-            // liburing enters the kernel to wait, and to submit unless an
-            // SQPOLL thread is awake to pick the SQEs up.
-            const bool enters =
-                wait || !sqpoll || (IO_URING_READ_ONCE(*ring_p->sq.kflags) & IORING_SQ_NEED_WAKEUP);
-            // Interrupted while waiting: a stop may be what interrupted it;
-            // the SQEs prepared are in the kernel's hands either way.
-            int n = io_uring_submit_and_wait(ring_p, wait ? 1 : 0);
-            while (n == -EINTR)
-                n = io_uring_submit_and_wait(ring_p, stop.poll_now() ? 0 : (wait ? 1 : 0));
-            r.enters += enters;
-            check_neg_errno(n, "io_uring_submit_and_wait");
-            r.submitted += prepared;
-            ring->submitted(prepared);
-        }
-        if (p.reaping == Reaping::each) {
-            io_uring_cqe* cqe = nullptr;
-            while (io_uring_peek_cqe(ring_p, &cqe) == 0) {
-                complete(cqe);
+        if (io_uring_cq_ready(ring_p) == 0)
+            submit(1);
+        // Every CQE there now (and any that arrive meanwhile), replaced as
+        // `resubmit` says; no liburing call here enters the kernel.
+        unsigned head, taken = 0;
+        long to_replace = 0;
+        io_uring_cqe* cqe;
+        io_uring_for_each_cqe(ring_p, head, cqe) {
+            in_flight_sum += static_cast<double>(ring->inflight());
+            if (cqe->res < 0)
+                ++r.errors;
+            free_slots.push_back(static_cast<int>(cqe->user_data));
+            ring->completed();
+            ++r.completions;
+            ++taken;
+            if (p.reaping == Reaping::each)
                 io_uring_cqe_seen(ring_p, cqe);
+            if (r.submitted + to_replace >= p.completions)
+                continue;
+            if (p.resubmit == Resubmit::each) {
+                prepare();
+                submit(0);
+            } else {
+                ++to_replace;
             }
-        } else {
-            const unsigned n = io_uring_peek_batch_cqe(ring_p, cqes.data(), cqes.size());
-            for (unsigned i = 0; i < n; ++i)
-                complete(cqes[i]);
-            io_uring_cq_advance(ring_p, n);
+            if (taken >= static_cast<unsigned>(p.depth))
+                break; // back to the stop poll now and then
+        }
+        if (p.reaping == Reaping::batch)
+            io_uring_cq_advance(ring_p, taken);
+        if (to_replace > 0) {
+            for (long i = 0; i < to_replace; ++i)
+                prepare();
+            submit(0);
         }
     }
     r.seconds = (now_ns() - t0) / 1e9;
     r.usage = usage.delta();
+    r.submitter = submitter.delta();
+    r.enters = ring->enters();
+    if (r.completions > 0)
+        r.mean_in_flight = in_flight_sum / static_cast<double>(r.completions);
     if (sq_thread) {
         sq_thread->sample();
         r.sqpoll_cpu_ms = sq_thread->cpu_ms();
     }
+    workers.sample();
+    r.iowq_workers = workers.workers_seen();
+    r.iowq_cpu_ms = workers.cpu_ms();
 }
 
 } // namespace
@@ -277,12 +310,15 @@ CompletionsResult run_completions(const CompletionsParams& p,
     const int target_fd = file ? file->fd() : datagrams ? datagrams->socket.get() : -1;
 
     const long sq_threads_before = count_io_threads(IoThreadSampler::kSqPoll);
+    const long workers_before = count_io_threads(IoThreadSampler::kWorkers);
     StopPoll stop(should_stop);
     run_ring(p, target_fd, r, stop);
-    // An SQPOLL thread outlives its ring for a moment: wait for it, so the
-    // caller finds the process as it was.
+    // An SQPOLL thread and io-wq workers outlive their ring for a moment:
+    // wait for them, so the caller finds the process as it was.
     if (p.setup_flags & IORING_SETUP_SQPOLL)
         wait_for_io_threads(IoThreadSampler::kSqPoll, sq_threads_before, 2000);
+    if (r.iowq_workers > 0)
+        wait_for_io_threads(IoThreadSampler::kWorkers, workers_before, 2000);
     if (stop.stopped())
         r.outcome = Outcome::stopped();
     return r;
@@ -290,21 +326,30 @@ CompletionsResult run_completions(const CompletionsParams& p,
 
 Table completions_table(const CompletionsResult& r) {
     const CompletionsParams& p = r.params;
-    Table t = experiment_table({"op", "depth", "batch", "reaping", "flags_requested",
-                                "flags_in_effect", "ns_per_completion", "completions_per_enter",
-                                "enters", "sqpoll_cpu_ms", "errors"});
+    Table t = experiment_table({"op", "depth", "resubmit", "reaping", "flags_requested",
+                                "flags_in_effect", "ns_per_completion", "mean_in_flight",
+                                "completions_per_enter", "enters", "submitter_ns_per_completion",
+                                "sqpoll_ns_per_completion", "sqpoll_cpu_ms", "iowq_workers",
+                                "iowq_cpu_ms", "errors"});
     const std::string op = name_of(kOps, int(p.op));
+    const std::string resubmit = name_of(kResubmits, int(p.resubmit));
     const std::string reaping = name_of(kReapings, int(p.reaping));
-    add_row(
-        t,
-        {"completions", op + "/" + reaping, r.outcome, r.completions, r.seconds, nullptr, r.usage},
-        {Value::text(op), Value::integer(p.depth), Value::integer(p.batch ? p.batch : p.depth),
-         Value::text(reaping), Value::text(setup_flags_string(p.setup_flags)),
-         Value::text(r.flags_in_effect), ratio(r.seconds * 1e9, static_cast<double>(r.completions)),
-         ratio(static_cast<double>(r.completions), static_cast<double>(r.enters)),
-         Value::integer(r.enters),
-         r.sqpoll_cpu_ms < 0 ? Value::null() : Value::real(r.sqpoll_cpu_ms),
-         Value::integer(r.errors)});
+    const auto completions = static_cast<double>(r.completions);
+    const bool measured = r.outcome.is_ok() || r.outcome.is_stopped();
+    add_row(t,
+            {"completions", op + "/" + resubmit + "/" + reaping, r.outcome, r.completions,
+             r.seconds, nullptr, r.usage},
+            {Value::text(op), Value::integer(p.depth), Value::text(resubmit), Value::text(reaping),
+             Value::text(setup_flags_string(p.setup_flags)), Value::text(r.flags_in_effect),
+             ratio(r.seconds * 1e9, completions),
+             measured && r.completions > 0 ? Value::real(r.mean_in_flight) : Value::null(),
+             ratio(completions, static_cast<double>(r.enters)),
+             measured ? Value::integer(r.enters) : Value::null(),
+             ratio((r.submitter.user_ms + r.submitter.sys_ms) * 1e6, completions),
+             r.sqpoll_cpu_ms < 0 ? Value::null() : ratio(r.sqpoll_cpu_ms * 1e6, completions),
+             r.sqpoll_cpu_ms < 0 ? Value::null() : Value::real(r.sqpoll_cpu_ms),
+             measured ? Value::integer(r.iowq_workers) : Value::null(),
+             measured ? Value::real(r.iowq_cpu_ms) : Value::null(), Value::integer(r.errors)});
     return t;
 }
 

@@ -1,12 +1,15 @@
 // What it costs to take completions off an io_uring (seeds/002_*): keep
-// `depth` operations in flight, submitted `batch` at a time, and reap the
-// completions either one by one (io_uring_cqe_seen per CQE: a CQ head
-// store each) or in batches (io_uring_peek_batch_cqe and one
-// io_uring_cq_advance). Operations: nop, read (4 KiB from a page-cached
-// scratch file) or recv (datagrams on a loopback UDP socket, sent by a
-// child process as fast as it can: the shape of the seed's test). Setup
-// flags sqpoll, single_issuer, defer_taskrun, coop_taskrun in any
-// combination; a combination the kernel refuses is a row saying so.
+// `depth` operations in flight, replacing every reaped completion with a
+// new operation at once (resubmit each: one submission per CQE, the
+// seed's shape) or once per reaped batch (resubmit batch: one submission
+// for all the CQEs found), and take the CQEs off the ring one head store
+// each (reaping each, io_uring_cqe_seen) or with one io_uring_cq_advance
+// per batch. Operations: nop, read (4 KiB from a page-cached scratch file)
+// or recv (datagrams on a loopback UDP socket, sent by a child process as
+// fast as it can: the seed's test). Every io_uring_enter is made and
+// counted here. Setup flags sqpoll, single_issuer, defer_taskrun,
+// coop_taskrun: a combination the io_uring API defines as invalid is bad
+// input; one this kernel refuses is a row saying so.
 #pragma once
 
 #include "param_table.hpp"
@@ -21,12 +24,13 @@ namespace uringprobe {
 
 enum class CompletionOp { nop, read, recv };
 enum class Reaping { each, batch };
+enum class Resubmit { each, batch };
 
 struct CompletionsParams {
     CompletionsParams(); // every parameter at its default
     CompletionOp op;
     int depth; // operations in flight
-    int batch; // SQEs per submission; 0: depth
+    Resubmit resubmit;
     Reaping reaping;
     unsigned setup_flags = 0; // IORING_SETUP_*
     long completions;
@@ -34,15 +38,19 @@ struct CompletionsParams {
     bool dir_given = false; // SQL: false for NULL (the first allowed directory)
 };
 
-// op, depth, batch, reaping, flags, completions, dir.
+// op, depth, resubmit, reaping, flags, completions, dir.
 const ParamTable<CompletionsParams>& completions_params();
 
 CompletionOp parse_completion_op(const std::string& name);
 Reaping parse_reaping(const std::string& name);
+Resubmit parse_resubmit(const std::string& name);
 // A comma-separated list of sqpoll, single_issuer, defer_taskrun,
 // coop_taskrun (or empty) as IORING_SETUP_* flags; and back.
 unsigned parse_setup_flags(const std::string& list);
 std::string setup_flags_string(unsigned flags);
+// InvalidArgument naming the io_uring API's rule when `flags` combine
+// flags it defines as invalid together.
+void check_setup_flags(unsigned flags);
 void validate(const CompletionsParams& p, const Caps& caps);
 
 struct CompletionsResult {
@@ -51,11 +59,15 @@ struct CompletionsResult {
     std::string flags_in_effect;
     long completions = 0;
     double seconds = 0;
-    long enters = 0;           // io_uring_enter calls, by liburing's rules
+    long enters = 0;           // io_uring_enter calls made
     long submitted = 0;        // SQEs
+    double mean_in_flight = 0; // submitted, not yet reaped: at each reaped CQE
     UsageDelta usage;          // this process (an SQPOLL thread included)
+    UsageDelta submitter;      // the thread that submits and reaps
     double sqpoll_cpu_ms = -1; // the SQPOLL thread alone; -1 without SQPOLL
-    long errors = 0;           // completions with a negative result
+    long iowq_workers = 0;     // io-wq workers seen (operations punted to them)
+    double iowq_cpu_ms = 0;
+    long errors = 0; // completions with a negative result
 };
 
 // `allowed` lists the scratch directories (read only). Rings, files,

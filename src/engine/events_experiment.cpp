@@ -1,5 +1,6 @@
 #include "events_experiment.hpp"
 
+#include "child_process.hpp"
 #include "clock.hpp"
 #include "error.hpp"
 #include "fd.hpp"
@@ -11,9 +12,11 @@
 #include <cstring>
 #include <fcntl.h>
 #include <liburing.h>
+#include <optional>
 #include <poll.h>
 #include <sys/epoll.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <unistd.h>
 #include <vector>
 
@@ -24,6 +27,7 @@ namespace {
 const char* const kBackends[] = {"epoll",           "poll",
                                  "uring_oneshot",   "uring_oneshot_defer",
                                  "uring_multishot", "uring_multishot_defer"};
+const NamedValue kPeers[] = {{"self", int(EventPeer::self)}, {"process", int(EventPeer::process)}};
 
 class EpollWaiter : public EventWaiter {
 public:
@@ -40,19 +44,22 @@ public:
     }
     int wait(int* ready, int max) override {
         int n;
-        do
+        do {
+            ++enters_;
             n = ::epoll_wait(fd_.get(), events_.data(), std::min<int>(max, int(events_.size())),
                              -1);
-        while (n < 0 && errno == EINTR);
+        } while (n < 0 && errno == EINTR);
         check_syscall(n, "epoll_wait");
         for (int i = 0; i < n; ++i)
             ready[i] = static_cast<int>(events_[size_t(i)].data.u32);
         return n;
     }
+    long enters() const override { return enters_; }
 
 private:
     Fd fd_;
     std::vector<epoll_event> events_;
+    long enters_ = 0;
 };
 
 class PollWaiter : public EventWaiter {
@@ -63,9 +70,10 @@ public:
     }
     int wait(int* ready, int max) override {
         int n;
-        do
+        do {
+            ++enters_;
             n = ::poll(fds_.data(), fds_.size(), -1);
-        while (n < 0 && errno == EINTR);
+        } while (n < 0 && errno == EINTR);
         check_syscall(n, "poll");
         int out = 0;
         for (size_t i = 0; i < fds_.size() && out < max; ++i)
@@ -73,15 +81,18 @@ public:
                 ready[out++] = index_[i];
         return out;
     }
+    long enters() const override { return enters_; }
 
 private:
     std::vector<pollfd> fds_;
     std::vector<int> index_;
+    long enters_ = 0;
 };
 
-// POLL_ADD on a ring: one-shot (re-armed after each event; the new SQE
-// goes in with the next wait's io_uring_enter) or multishot (armed once,
-// re-armed only when the kernel ends it).
+// POLL_ADD on a ring: one-shot (re-armed after each event and submitted
+// before the next byte is written, so that it waits and is woken) or
+// multishot (armed once, re-armed only when the kernel ends it). Every
+// io_uring_enter is the ring's, counted.
 class UringWaiter : public EventWaiter {
 public:
     UringWaiter(bool multishot, bool defer, int pipes)
@@ -97,10 +108,9 @@ public:
     int wait(int* ready, int max) override {
         int n;
         do
-            n = io_uring_submit_and_wait(uring_, 1);
+            n = ring_.submit_and_wait(1);
         while (n == -EINTR);
-        ++enters_;
-        check_neg_errno(n, "io_uring_submit_and_wait");
+        check_neg_errno(n, "io_uring_enter");
         int out = 0;
         io_uring_cqe* cqe = nullptr;
         while (out < max && io_uring_peek_cqe(uring_, &cqe) == 0) {
@@ -122,7 +132,20 @@ public:
         if (!multishot_)
             arm(index);
     }
-    long enters() const override { return enters_; }
+    void submit_rearms() override {
+        if (io_uring_sq_ready(uring_) == 0)
+            return;
+        int n;
+        do
+            n = ring_.submit_and_wait(0);
+        while (n == -EINTR);
+        check_neg_errno(n, "io_uring_enter");
+        // No byte has been written since these were read: whatever is in
+        // the CQ now completed as it was armed.
+        armed_ready_ += io_uring_cq_ready(uring_);
+    }
+    long enters() const override { return ring_.enters(); }
+    long armed_ready() const override { return armed_ready_; }
 
 private:
     void arm(int index) {
@@ -141,7 +164,47 @@ private:
     Ring ring_;
     io_uring* uring_;
     std::vector<int> fds_;
-    long enters_ = 0;
+    long armed_ready_ = 0;
+};
+
+// The other end of the ping-pong: a child process that writes a byte on
+// every pipe each time it is asked to (one byte on `control`), and exits
+// when `control` closes. This process keeps only the read ends, so the
+// child's death shows as end-of-file on them.
+class PeerProcess {
+public:
+    explicit PeerProcess(std::vector<Pipe>& pipes) {
+        int fds[2];
+        check_syscall(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds), "socketpair");
+        control_ = Fd(fds[0]);
+        Fd child_end(fds[1]);
+        std::vector<int> write_ends;
+        for (auto& p : pipes)
+            write_ends.push_back(p.write_end.get());
+        const int asked = child_end.get();
+        const int asking = control_.get();
+        child_.emplace([asked, asking, write_ends] {
+            ::close(asking);
+            const char byte = 'e';
+            char go;
+            while (::recv(asked, &go, 1, 0) == 1)
+                for (int fd : write_ends)
+                    if (::write(fd, &byte, 1) != 1)
+                        return;
+        });
+        for (auto& p : pipes)
+            p.write_end.reset();
+    }
+    // Asks for the next round's bytes.
+    void ask() {
+        const char go = 'g';
+        if (::send(control_.get(), &go, 1, MSG_NOSIGNAL) != 1)
+            throw SysError(errno, "send to the peer process (it is gone)");
+    }
+
+private:
+    Fd control_;
+    std::optional<ChildProcess> child_;
 };
 
 } // namespace
@@ -158,6 +221,13 @@ const ParamTable<EventsParams>& events_params() {
             integer_param("pipes", 1, 1, 1000, "pipes written and waited for each round")),
         number_row<P, &P::events>(
             bigint_param("events", 100000, 1, 100000000, "events (bytes read) in all")),
+        {text_param("peer", "'self'", "self|process",
+                    "who writes the bytes: this process, after arming its polls, or a child "
+                    "process asked for each round once this one is armed"),
+         [](P& p, const ParamValue& v) {
+             p.peer = static_cast<EventPeer>(lookup_name(kPeers, "peer", v.s));
+         },
+         nullptr},
     };
     return table;
 }
@@ -190,6 +260,11 @@ EventsResult run_events(const EventsParams& p,
     pipes.reserve(static_cast<size_t>(p.pipes));
     for (int i = 0; i < p.pipes; ++i)
         pipes.push_back(Pipe::open(O_NONBLOCK));
+    // Forked before any ring exists, so that the child holds none; it
+    // outlives the waiter, whose polls are cancelled first.
+    std::optional<PeerProcess> peer;
+    if (p.peer == EventPeer::process)
+        peer.emplace(pipes);
     std::unique_ptr<EventWaiter> waiter;
     const std::string& b = p.backend;
     if (b == "epoll")
@@ -223,9 +298,13 @@ EventsResult run_events(const EventsParams& p,
     while (r.events < p.events) {
         if (stop.poll())
             break;
+        waiter->submit_rearms();
         const std::int64_t start = now_ns();
-        for (auto& pp : pipes)
-            check_syscall(::write(pp.write_end.get(), &byte, 1), "write");
+        if (peer)
+            peer->ask();
+        else
+            for (auto& pp : pipes)
+                check_syscall(::write(pp.write_end.get(), &byte, 1), "write");
         int remaining = p.pipes;
         while (remaining > 0) {
             const int n = waiter->wait(ready.data(), p.pipes);
@@ -235,6 +314,8 @@ EventsResult run_events(const EventsParams& p,
                 if (len < 0 && errno == EAGAIN)
                     continue; // reported twice (a multishot and a re-arm): already read
                 check_syscall(len, "read");
+                if (len == 0)
+                    throw SysError(EPIPE, "read: the peer process exited, its pipe is closed");
                 ++r.events;
                 --remaining;
                 waiter->rearm(ready[size_t(i)]);
@@ -246,17 +327,20 @@ EventsResult run_events(const EventsParams& p,
     r.seconds = (now_ns() - t0) / 1e9;
     r.usage = usage.delta();
     r.enters = waiter->enters();
+    r.armed_ready = waiter->armed_ready();
     if (stop.stopped())
         r.outcome = Outcome::stopped();
     return r;
 }
 
 Table events_table(const EventsResult& r) {
-    Table t = experiment_table({"pipes", "rounds", "enters", "latency_histogram"});
+    Table t =
+        experiment_table({"pipes", "peer", "rounds", "enters", "armed_ready", "latency_histogram"});
     add_row(t,
             {"events", r.params.backend, r.outcome, r.events, r.seconds, &r.round_latency, r.usage},
-            {Value::integer(r.params.pipes), Value::integer(r.rounds),
-             r.enters < 0 ? Value::null() : Value::integer(r.enters),
+            {Value::integer(r.params.pipes), Value::text(name_of(kPeers, int(r.params.peer))),
+             Value::integer(r.rounds), r.enters < 0 ? Value::null() : Value::integer(r.enters),
+             r.armed_ready < 0 ? Value::null() : Value::integer(r.armed_ready),
              Value::text(r.round_latency.encoded())});
     return t;
 }

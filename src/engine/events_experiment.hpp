@@ -1,10 +1,15 @@
 // An event loop's cost per event (seeds/004_*), as Samba's local.event
-// test measures it: on each of `pipes` pipes write one byte, wait until the
-// read ends are readable, read the bytes; repeat. Backends: epoll, poll,
-// io_uring with a POLL_ADD re-armed after every event (uring_oneshot) or
-// one multishot POLL_ADD per pipe (uring_multishot), each of those also
-// with IORING_SETUP_DEFER_TASKRUN (+SINGLE_ISSUER) ("_defer"), and any
-// waiter the caller brings (PostgreSQL's WaitEventSet in a backend).
+// test measures it: a byte on each of `pipes` pipes, wait until the read
+// ends are readable, read the bytes; repeat. The bytes are written by this
+// process after its polls are armed (peer self), or by a child process
+// each time this one, armed, asks for the next round (peer process: a
+// cross-process ping-pong, the shape a server's loop sees). Backends:
+// epoll, poll, io_uring with a POLL_ADD re-armed after every event and
+// submitted before the next byte is written (uring_oneshot: each poll is
+// armed, waits, and is woken) or one multishot POLL_ADD per pipe
+// (uring_multishot), each of those also with IORING_SETUP_DEFER_TASKRUN
+// (+SINGLE_ISSUER) ("_defer"), and any waiter the caller brings
+// (PostgreSQL's WaitEventSet in a backend).
 #pragma once
 
 #include "histogram.hpp"
@@ -29,18 +34,27 @@ public:
     virtual int wait(int* ready, int max) = 0;
     // Called after the byte of `index` was read.
     virtual void rearm(int /*index*/) {}
-    // Kernel entries made to wait (and submit), where the backend counts them.
+    // Called before the next bytes are written: whatever was re-armed is
+    // given to the kernel now, so that its polls wait for those bytes.
+    virtual void submit_rearms() {}
+    // System calls made to wait (and to submit), where the backend counts them.
     virtual long enters() const { return -1; }
+    // io_uring: polls that completed as they were armed (the byte already
+    // there, so they never waited); -1 where there is no such thing.
+    virtual long armed_ready() const { return -1; }
 };
+
+enum class EventPeer { self, process };
 
 struct EventsParams {
     EventsParams(); // every parameter at its default
     std::string backend;
     int pipes;
     long events;
+    EventPeer peer;
 };
 
-// backend, pipes, events.
+// backend, pipes, events, peer.
 const ParamTable<EventsParams>& events_params();
 
 // The backends this engine has itself; `external` names the one a caller
@@ -56,10 +70,12 @@ struct EventsResult {
     LatencyHistogram round_latency; // write to every pipe .. every byte read
     UsageDelta usage;
     long enters = -1;
+    long armed_ready = -1;
 };
 
 // `external` makes the waiter for the backend validate() accepted as
-// external. Pipes and rings are gone when this returns or throws.
+// external. Pipes, rings and the peer process are gone when this returns or
+// throws; a peer that dies mid-run is an error saying so.
 EventsResult run_events(const EventsParams& p,
                         const std::function<std::unique_ptr<EventWaiter>()>& external,
                         const std::function<bool()>& should_stop);

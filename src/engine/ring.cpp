@@ -61,7 +61,7 @@ Ring Ring::in_memory(unsigned entries, void* mem, size_t bytes, size_t* used) {
 Ring::Ring(Ring&& other) noexcept
     : layout_(std::exchange(other.layout_, Layout::gone)), ring_(other.ring_),
       params_(other.params_), fd_(std::exchange(other.fd_, -1)),
-      inflight_(std::exchange(other.inflight_, 0)) {}
+      inflight_(std::exchange(other.inflight_, 0)), enters_(other.enters_) {}
 
 Ring::~Ring() {
     switch (layout_) {
@@ -102,6 +102,43 @@ void Ring::drain() {
             --inflight_;
         io_uring_cqe_seen(&ring_, cqe);
     }
+}
+
+int Ring::submit_and_wait(unsigned wait_nr) {
+    io_uring* r = get();
+    const bool sqpoll = r->flags & IORING_SETUP_SQPOLL;
+    io_uring_sq& sq = r->sq;
+    // Publish the prepared SQEs: the kernel reads up to the tail (an SQPOLL
+    // thread concurrently, hence the release store).
+    const unsigned tail = sq.sqe_tail;
+    if (sq.sqe_head != tail) {
+        sq.sqe_head = tail;
+        if (sqpoll)
+            io_uring_smp_store_release(sq.ktail, tail);
+        else
+            IO_URING_WRITE_ONCE(*sq.ktail, tail);
+    }
+    const unsigned to_submit = tail - IO_URING_READ_ONCE(*sq.khead);
+    unsigned flags = wait_nr ? IORING_ENTER_GETEVENTS : 0;
+    bool enter = wait_nr > 0 || (!sqpoll && to_submit > 0);
+    if (sqpoll && to_submit > 0) {
+        // The tail store must be visible before the thread's flag is read.
+        io_uring_smp_mb();
+        if (IO_URING_READ_ONCE(*sq.kflags) & IORING_SQ_NEED_WAKEUP) {
+            flags |= IORING_ENTER_SQ_WAKEUP;
+            enter = true;
+        }
+    }
+    if (!enter)
+        return static_cast<int>(to_submit);
+    ++enters_;
+    return io_uring_enter(static_cast<unsigned>(r->ring_fd), to_submit, wait_nr, flags, nullptr);
+}
+
+int Ring::wait_for_sq_room() {
+    ++enters_;
+    return io_uring_enter(static_cast<unsigned>(get()->ring_fd), 0, 0, IORING_ENTER_SQ_WAIT,
+                          nullptr);
 }
 
 size_t Ring::mapped_bytes() const {

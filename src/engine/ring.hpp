@@ -72,6 +72,23 @@ public:
         return inflight_;
     }
 
+    // Submitting and waiting through the system call itself, so that every
+    // io_uring_enter is counted rather than inferred from liburing's rules
+    // (usable on a ring with an io_uring handle). Makes the SQEs prepared
+    // since the last call visible to the kernel (the SQ tail, as liburing's
+    // submit does), then enters the kernel if it must: to wait for
+    // `wait_nr` completions, to submit (without SQPOLL), or to wake an
+    // SQPOLL thread that went to sleep. Returns io_uring_enter's result
+    // (-errno: -EINTR is the caller's to retry), or the SQEs left to an
+    // awake SQPOLL thread when it did not enter.
+    int submit_and_wait(unsigned wait_nr);
+    // SQPOLL: blocks until the thread has made room in a full SQ ring.
+    int wait_for_sq_room();
+    // io_uring_enter calls made by the two above.
+    long enters() const {
+        return enters_;
+    }
+
 private:
     enum class Layout { gone, liburing, raw_region };
     Ring() = default;
@@ -82,6 +99,7 @@ private:
     io_uring_params params_{};
     int fd_ = -1;
     long inflight_ = 0;
+    long enters_ = 0;
 };
 
 // `n` rounded up to whole pages.

@@ -1,4 +1,4 @@
-// uringprobe_completions(): reaping completions one by one or in batches,
+// uringprobe_completions(): completions kept in flight and replaced as reaped,
 // on a ring of this backend.
 #include "experiment.hpp"
 #include "module.hpp"

@@ -20,9 +20,9 @@ my $state = backend_state_sql();
 my @need_io_uring = (
 	'uringprobe_rings(rings => 2, forks => 2, mode => \'mmap\')',
 	"uringprobe_extend('$scratch', 'fallocate', 'io_uring', total_mb => 1)",
-	"uringprobe_completions('nop', 8, 0, 'batch', '', 1000)",
-	"uringprobe_completions('nop', 8, 0, 'batch', 'sqpoll', 1000)",
-	"uringprobe_completions('recv', 8, 0, 'batch', '', 1000)",
+	"uringprobe_completions('nop', 8, 'batch', 'batch', '', 1000)",
+	"uringprobe_completions('nop', 8, 'batch', 'batch', 'sqpoll', 1000)",
+	"uringprobe_completions('recv', 8, 'batch', 'batch', '', 1000)",
 	"uringprobe_events('uring_oneshot', 1, 1000)",
 	"uringprobe_events('uring_multishot_defer', 1, 1000)");
 my @without = (

@@ -6,7 +6,11 @@
 
 #include <algorithm>
 #include <atomic>
+#include <csignal>
+#include <dirent.h>
+#include <fstream>
 #include <sys/select.h>
+#include <unistd.h>
 #include <utility>
 #include <vector>
 
@@ -44,25 +48,109 @@ private:
     long waits_ = 0;
 };
 
+// This process's children (every thread's), from /proc.
+std::vector<pid_t> children() {
+    std::vector<pid_t> out;
+    DIR* tasks = ::opendir("/proc/self/task");
+    if (!tasks)
+        return out;
+    while (dirent* e = ::readdir(tasks)) {
+        if (e->d_name[0] == '.')
+            continue;
+        std::ifstream in(std::string("/proc/self/task/") + e->d_name + "/children");
+        for (pid_t pid; in >> pid;)
+            out.push_back(pid);
+    }
+    ::closedir(tasks);
+    return out;
+}
+
+const char* const kBuiltIn[] = {"epoll",           "poll",
+                                "uring_oneshot",   "uring_oneshot_defer",
+                                "uring_multishot", "uring_multishot_defer"};
+
 } // namespace
 
 TEST(Events, EveryBackendDeliversExactlyTheEvents) {
-    for (const char* backend : {"epoll", "poll", "uring_oneshot", "uring_oneshot_defer",
-                                "uring_multishot", "uring_multishot_defer"}) {
-        for (int pipes : {1, 4}) {
+    for (const auto peer : {EventPeer::self, EventPeer::process}) {
+        for (const char* backend : kBuiltIn) {
+            for (int pipes : {1, 4}) {
+                EventsParams p;
+                p.backend = backend;
+                p.pipes = pipes;
+                p.events = 2000;
+                p.peer = peer;
+                const EventsResult r = run_events(p, nullptr, never);
+                SCOPED_TRACE(std::string(backend) + " x" + std::to_string(pipes) + " peer " +
+                             std::to_string(int(peer)));
+                if (r.outcome.status().rfind("unsupported", 0) == 0)
+                    continue; // a kernel without multishot or DEFER_TASKRUN says so
+                EXPECT_EQ(r.outcome.status(), "ok");
+                EXPECT_EQ(r.events, 2000);
+                EXPECT_EQ(r.rounds, 2000 / pipes);
+                EXPECT_EQ(r.round_latency.count(), static_cast<std::uint64_t>(r.rounds));
+                EXPECT_TRUE(children().empty());
+            }
+        }
+    }
+}
+
+// The polls wait: every one-shot POLL_ADD is in the kernel before its byte
+// is written, so none completes as it is armed, whoever writes; and every
+// system call is counted where it is made: with one pipe, a one-shot ring
+// enters twice per event (to arm, to wait), a multishot one once (after
+// arming once), epoll and poll wait once (and again after a signal).
+TEST(Events, PollsWaitAndEntersAreCounted) {
+    for (const auto peer : {EventPeer::self, EventPeer::process}) {
+        for (const char* backend : kBuiltIn) {
             EventsParams p;
             p.backend = backend;
-            p.pipes = pipes;
-            p.events = 2000;
+            p.events = 1000;
+            p.peer = peer;
             const EventsResult r = run_events(p, nullptr, never);
-            SCOPED_TRACE(std::string(backend) + " x" + std::to_string(pipes));
+            SCOPED_TRACE(std::string(backend) + " peer " + std::to_string(int(peer)));
             if (r.outcome.status().rfind("unsupported", 0) == 0)
-                continue; // a kernel without multishot or DEFER_TASKRUN says so
-            EXPECT_EQ(r.outcome.status(), "ok");
-            EXPECT_EQ(r.events, 2000);
-            EXPECT_EQ(r.rounds, 2000 / pipes);
-            EXPECT_EQ(r.round_latency.count(), static_cast<std::uint64_t>(r.rounds));
+                continue;
+            ASSERT_EQ(r.outcome.status(), "ok");
+            const std::string b = backend;
+            long expected = 1000;
+            if (b.rfind("uring_oneshot", 0) == 0) {
+                EXPECT_EQ(r.armed_ready, 0);
+                expected = 2 * 1000;
+            } else if (b.rfind("uring_multishot", 0) == 0) {
+                EXPECT_EQ(r.armed_ready, 0);
+                expected = 1000 + 1;
+            } else {
+                EXPECT_EQ(r.armed_ready, -1);
+            }
+            // a wait a signal interrupted is retried: one call more each
+            EXPECT_GE(r.enters, expected);
+            EXPECT_LE(r.enters, expected + 10);
         }
+    }
+}
+
+// A peer process killed mid-run is one clear error, and no child is left.
+TEST(Events, APeerThatDiesIsAnError) {
+    for (const char* backend : {"epoll", "uring_oneshot", "uring_multishot"}) {
+        SCOPED_TRACE(backend);
+        EventsParams p;
+        p.backend = backend;
+        p.events = 100000000;
+        p.peer = EventPeer::process;
+        int polls = 0;
+        try {
+            run_events(p, nullptr, [&] {
+                if (++polls == 3)
+                    for (pid_t child : children())
+                        ::kill(child, SIGKILL);
+                return false;
+            });
+            ADD_FAILURE() << "no error";
+        } catch (const SysError& e) {
+            EXPECT_NE(std::string(e.what()).find("peer process"), std::string::npos) << e.what();
+        }
+        EXPECT_TRUE(children().empty());
     }
 }
 
@@ -88,12 +176,16 @@ TEST(Events, ACallersWaiter) {
 }
 
 TEST(Events, StoppedRunsEndCleanly) {
-    EventsParams p;
-    p.events = 100000000;
-    std::atomic<int> polls{0};
-    const EventsResult r = run_events(p, nullptr, [&] { return ++polls > 3; });
-    EXPECT_EQ(r.outcome.status(), "stopped");
-    EXPECT_LT(r.events, 100000000);
+    for (const auto peer : {EventPeer::self, EventPeer::process}) {
+        EventsParams p;
+        p.events = 100000000;
+        p.peer = peer;
+        std::atomic<int> polls{0};
+        const EventsResult r = run_events(p, nullptr, [&] { return ++polls > 3; });
+        EXPECT_EQ(r.outcome.status(), "stopped");
+        EXPECT_LT(r.events, 100000000);
+        EXPECT_TRUE(children().empty());
+    }
 }
 
 TEST(Events, BadParametersAreRefused) {

@@ -282,13 +282,16 @@ sub long_runs
 			  . "total_mb => 1024, write_data => true, sessions => 2)" ],
 		[ 'extend io_uring' => "uringprobe_extend('$scratch', 'write', 'io_uring', min_blocks => 1, "
 			  . "max_blocks => 1, total_mb => 1024, write_data => true)" ],
-		[ 'completions nop' => "uringprobe_completions('nop', 1, 0, 'each', '', 100000000)" ],
-		[ 'completions recv' => "uringprobe_completions('recv', 8, 0, 'batch', '', 100000000)" ],
-		[ 'completions sqpoll' => "uringprobe_completions('nop', 1, 0, 'batch', 'sqpoll', 100000000)" ],
-		[ 'completions read' => "uringprobe_completions('read', 1, 0, 'batch', '', 100000000, '$scratch')" ],
+		[ 'completions nop' => "uringprobe_completions('nop', 1, 'each', 'each', '', 100000000)" ],
+		[ 'completions recv' => "uringprobe_completions('recv', 8, 'batch', 'batch', '', 100000000)" ],
+		[ 'completions recv sqpoll' => "uringprobe_completions('recv', 100, 'each', 'each', 'sqpoll', 100000000)" ],
+		[ 'completions read' => "uringprobe_completions('read', 1, 'batch', 'batch', '', 100000000, '$scratch')" ],
 		[ 'events epoll' => "uringprobe_events('epoll', 2, 100000000)" ],
 		[ 'events multishot' => "uringprobe_events('uring_multishot', 2, 100000000)" ],
-		[ 'events waiteventset' => "uringprobe_events('pg_waiteventset', 2, 100000000)" ]);
+		[ 'events waiteventset' => "uringprobe_events('pg_waiteventset', 2, 100000000)" ],
+		[ 'events oneshot, peer process' => "uringprobe_events('uring_oneshot', 2, 100000000, 'process')" ],
+		[ 'events waiteventset, peer process' =>
+			  "uringprobe_events('pg_waiteventset', 2, 100000000, 'process')" ]);
 }
 
 # Start call $sql in background session $bg (a BackgroundPsql of $node,
