@@ -9,10 +9,10 @@
 # events/s over epoll's, same peer and pipes (the seed's comparison).
 #
 #   perl bench/events.pl RUNS.tsv COMPARISON.tsv
-# Environment: URINGPROBE_EVENTS (200000 per run; a quarter of that with a
-# peer process, each of whose events takes about four times as long),
-# URINGPROBE_EVENTS_PIPES ("1"), URINGPROBE_EVENTS_PEERS ("self process"),
-# URINGPROBE_EVENTS_ROUNDS (5).
+# Environment: URINGPROBE_EVENTS (200000 per run), URINGPROBE_EVENTS_PROCESS
+# (20000 per run with a peer process: every event a sleep and a wake-up of
+# each process, 10-100 us on a VM), URINGPROBE_EVENTS_PIPES ("1"),
+# URINGPROBE_EVENTS_PEERS ("self process"), URINGPROBE_EVENTS_ROUNDS (5).
 use strict;
 use warnings;
 use Cwd;
@@ -25,7 +25,7 @@ die "usage: events.pl RUNS.tsv COMPARISON.tsv\n" unless $cmp_file;
 my $events = $ENV{URINGPROBE_EVENTS} // 200000;
 my @pipes = split ' ', ($ENV{URINGPROBE_EVENTS_PIPES} // '1');
 my @peers = split ' ', ($ENV{URINGPROBE_EVENTS_PEERS} // 'self process');
-my %events_of = (self => $events, process => int($events / 4) || 1);
+my %events_of = (self => $events, process => $ENV{URINGPROBE_EVENTS_PROCESS} // 20000);
 my $rounds = $ENV{URINGPROBE_EVENTS_ROUNDS} // 5;
 my @backends = qw(epoll poll uring_oneshot uring_oneshot_defer uring_multishot
   uring_multishot_defer pg_waiteventset);

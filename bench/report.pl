@@ -303,6 +303,45 @@ sub spread_caption
 	  . ':';
 }
 
+# make bench PERF=1 (perf.tsv, perf-<bench>.tsv, perf-<bench>.png/svg): a
+# benchmark's kernel profile, after its spread tables: per cell, the top
+# functions by self share of all the experiment's threads, and of the
+# SQPOLL thread and io-wq workers where they ran; the seed's evidence
+# (families of functions) per cell as a table and a plot.
+my @perf_rows = -f "$dir/perf.tsv" ? read_tsv("$dir/perf.tsv") : ();
+shift @perf_rows;
+sub perf_items
+{
+	my ($bench) = @_;
+	my (%top, @order);
+	for my $r (grep { $_->[0] eq $bench } @perf_rows)
+	{
+		my (undef, $cell, $threads, $rank, $fn, $space, $samples, $share, $total) = @$r;
+		my $key = "$cell\t$threads";
+		push @order, $key unless $top{$key};
+		$top{$key}{total} = $total;
+		push @{ $top{$key}{f} }, "$fn [$space] $share%" if $rank <= ($threads eq 'all' ? 6 : 4);
+	}
+	return unless @order;
+	my @rows = ([qw(cell threads samples top_functions)]);
+	for my $key (grep { !/\tmain$/ } @order)
+	{
+		my ($cell, $threads) = split /\t/, $key;
+		push @rows, [ $cell, $threads, $top{$key}{total}, join(', ', @{ $top{$key}{f} }) ];
+	}
+	my @items = ({ kind => 'spread', rows => \@rows, width => 200,
+		caption => "kernel profile (PERF=1, perf record -e cpu-clock, rounds merged): per cell, the top "
+		  . "functions by self share of the experiment's threads (all), of the SQPOLL thread (sqpoll) "
+		  . "and of the io-wq workers (iowq); [k] kernel, [u] user space:" });
+	if (-f "$dir/perf-$bench.tsv")
+	{
+		push @items, { kind => 'spread', rows => [ read_tsv("$dir/perf-$bench.tsv") ], width => 80,
+			caption => "the seed's evidence: share of each cell's samples (%) in each family of functions:" };
+		push @items, { kind => 'plot', name => "perf-$bench", perf => 1 } if -s "$dir/perf-$bench.svg";
+	}
+	return @items;
+}
+
 # The report's items from report.list, each benchmark's spread tables after
 # its section.
 my @items;
@@ -317,6 +356,7 @@ for my $row (read_tsv("$dir/report.list"))
 			my @rows = spread_rows($spec) or next;
 			push @items, { kind => 'spread', caption => spread_caption($spec), rows => \@rows };
 		}
+		push @items, perf_items($args[0]);
 		next;
 	}
 	push @items, { kind => $kind, caption => $args[2], file => $args[0], width => $args[1] } if $kind eq 'table';
@@ -328,7 +368,7 @@ my @pending;
 for my $item (@items)
 {
 	if ($item->{kind} eq 'section') { push @ordered, @pending; @pending = (); push @ordered, $item; }
-	elsif ($item->{kind} eq 'spread') { push @pending, $item; }
+	elsif ($item->{kind} eq 'spread' || $item->{perf}) { push @pending, $item; }
 	else { push @ordered, $item; }
 }
 push @ordered, @pending;
@@ -374,7 +414,7 @@ for my $item (@ordered)
 	}
 	elsif ($item->{kind} eq 'spread')
 	{
-		$md .= "\n$item->{caption}\n\n```\n" . text_table($item->{rows}, 40) . "```\n";
+		$md .= "\n$item->{caption}\n\n```\n" . text_table($item->{rows}, $item->{width} // 40) . "```\n";
 	}
 	elsif ($item->{kind} eq 'plot') { $md .= "\nPlot: $item->{name}.png, $item->{name}.svg\n"; }
 }

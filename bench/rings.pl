@@ -63,14 +63,18 @@ sub cost_ratio
 }
 
 my @servers = servers();
-plan_cells(@servers * @ring_counts * $rounds);
+# make bench PERF=1: each layout also alone in the backend, a cell each
+# measured by nothing but the kernel's profile (a measured cell holds the
+# three variants side by side, so its profile mixes them).
+my @profile_only = $ENV{URINGPROBE_PERF} ? qw(mmap no_mmap) : ();
+plan_cells(@servers * @ring_counts * ($rounds + @profile_only));
 for my $server (@servers)
 {
 	my ($node, $started) = start_cluster(server => $server, io_method => 'sync',
 		name => "rings_bench_$server->{name}", fail_ok => 1);
 	if (!$started)
 	{
-		cell("rings $server->{name}: the server did not start") for 1 .. @ring_counts * $rounds;
+		cell("rings $server->{name}: the server did not start") for 1 .. @ring_counts * ($rounds + @profile_only);
 		unmeasured_row($server->{name}, $_, '', 'the server did not start (see its log)') for @ring_counts;
 		next;
 	}
@@ -118,6 +122,13 @@ for my $server (@servers)
 					  $v{$variant}{fork_call_p50_us} - $v{baseline}{fork_call_p50_us};
 				}
 			}
+		}
+		for my $mode (@profile_only)
+		{
+			cell("rings $server->{name} rings=$rings, the $mode layout alone in the backend (kernel profile only)");
+			my ($ret, $stdout, $stderr) = $node->psql('postgres', "SET uringprobe.max_rings = 65536; "
+				  . "SELECT count(*) FROM uringprobe_rings(rings => $rings, depth => 64, mode => '$mode', forks => $forks)");
+			warn "rings $server->{name}, the $mode layout alone: $stderr\n" if $ret != 0;
 		}
 		if ($failed)
 		{

@@ -19,6 +19,7 @@ use Time::HiRes ();
 use Uringprobe::Bench;
 use Uringprobe::Browser;
 use Uringprobe::Cluster;
+use Uringprobe::TextTable;
 
 my $root = $ENV{URINGPROBE_BENCH_RESULTS}
   or BAIL_OUT('URINGPROBE_BENCH_RESULTS is not set: run through make test, which runs the tiny bench first');
@@ -107,7 +108,7 @@ my %section = (
 	churn => 'connection churn: pgbench -C',
 	extend => 'relation-style file extension',
 	copy => 'concurrent COPY into one table',
-	completions => 'reaping completions each or in batches',
+	completions => 'completions kept in flight',
 	events => 'event loop ping-pong');
 for my $b (@benches)
 {
@@ -116,15 +117,50 @@ for my $b (@benches)
 is(scalar(() = $md =~ /^## /mg), scalar(@benches), 'report.md: a section per benchmark');
 like($md, qr/^spread of the repetitions \(events-runs\.tsv\): median, min-max; \d+ of \d+ cells spread more than 10% \(noisy\):$/m,
 	'report.md: the spread of the repetitions, noisy cells counted');
-like($md, qr/^backend\s+epoll\s+1\s+ops_per_sec\s+2\s+\d+\s+\d+\s+\d+\s+[\d.]+/m,
+like($md, qr/^backend\s+epoll\s+1\s+self\s+ops_per_sec\s+2\s+\d+\s+\d+\s+\d+\s+[\d.]+/m,
 	'report.md: events cells with their 2 repetitions: median, min, max, spread')
   or diag($md);
 unlike($md, qr/REGRESSION|FAILED/, 'report.md: no failure, no baseline');
 
+# The kernel's profile of every cell (PERF=1, as make test runs the tiny
+# bench when it is root): per benchmark with cells, the top functions of
+# each cell, kernel ones among them, the seed's evidence per cell as a
+# table and a plot, in the benchmark's section of the report.
+my $perf = ($ENV{URINGPROBE_BENCH_PERF} // '') eq '1';
+my @profiled = qw(rings churn extend copy completions events);
+SKIP:
+{
+	skip "the tiny bench ran without PERF=1: $ENV{URINGPROBE_BENCH_PERF}", 5 + 6 * @profiled unless $perf;
+	my ($ph, @prows) = read_tsv("$dir/perf.tsv");
+	is_deeply($ph, [qw(benchmark cell threads rank function space samples share_pct threads_samples)],
+		'perf.tsv: its columns');
+	my %kernel_functions;
+	$kernel_functions{ $_->[0] }++ for grep { $_->[5] eq 'k' && $_->[4] =~ /^[a-z_][a-z0-9_.]*$/i } @prows;
+	for my $b (@profiled)
+	{
+		ok($kernel_functions{$b}, "perf.tsv: $b's cells name kernel functions (" . ($kernel_functions{$b} // 0) . ')');
+		my ($fh, @frows) = read_tsv("$dir/perf-$b.tsv");
+		is($fh->[0], 'cell', "perf-$b.tsv: a row per cell");
+		cmp_ok(scalar(@$fh), '>=', 3, "perf-$b.tsv: and a column per family of functions (@$fh[1 .. $#$fh])");
+		ok(@frows && !(grep { grep { !/^\d+\.\d$/ } @$_[ 1 .. $#$_ ] } @frows), "perf-$b.tsv: shares in percent");
+		ok(-s "$dir/perf-$b.png" && -s "$dir/perf-$b.svg", "perf-$b.png and .svg are drawn");
+		like($md, qr/^## \Q$section{$b}\E(?:(?!^## ).)*^kernel profile \(PERF=1/ms, "report.md: $b's kernel profile in its section");
+	}
+	# the cells of one benchmark are its own, rounds merged
+	my @rings_cells = grep { $_->[0] eq 'rings' } @prows;
+	ok(!(grep { $_->[1] =~ /round \d/ } @rings_cells), 'perf.tsv: rounds merged into their cell');
+	ok(!(grep { $_->[1] =~ /^\(/ } @prows), 'perf.tsv: cluster set-up and the end are no cell');
+	ok((grep { $_->[2] eq 'all' } @prows) && !(grep { $_->[2] !~ /^(all|main|sqpoll|iowq)$/ } @prows),
+		'perf.tsv: thread groups all, main, sqpoll, iowq');
+	ok(!-e "$dir/perf-rings.data", 'perf.data is not kept unless asked for');
+	is_deeply([ glob("$dir/.cells-*") ], [], 'the cell timelines are gone');
+}
+
 # report.html: self-contained, plots inline.
 my $html = slurp_file("$dir/report.html");
-is(scalar(() = $html =~ /<svg\b/g), 5, 'report.html: the five plots inline as SVG');
-is(scalar(() = $html =~ /href="data:image\/png;base64,[A-Za-z0-9+\/=]{1000,}"/g), 5,
+my $plots = 5 + ($perf ? scalar(@profiled) : 0);
+is(scalar(() = $html =~ /<svg\b/g), $plots, "report.html: the $plots plots inline as SVG");
+is(scalar(() = $html =~ /href="data:image\/png;base64,[A-Za-z0-9+\/=]{1000,}"/g), $plots,
 	'report.html: and as embedded PNG');
 unlike($html, qr/(?:src|href)="(?!data:)/, 'report.html: no external reference');
 like($html, qr/<\/body><\/html>\s*$/, 'report.html: complete');
@@ -136,7 +172,7 @@ SKIP:
 	skip 'no Chromium here (make test installs it as root: apt-get install chromium)', 4
 	  unless Uringprobe::Browser::chromium();
 	my $page = Uringprobe::Browser::render_page("$dir/report.html", "$dir/report.png");
-	is(scalar(@{ $page->{svgs} }), 5, 'in Chromium: five plots');
+	is(scalar(@{ $page->{svgs} }), $plots, "in Chromium: the $plots plots");
 	is_deeply([ grep { !($_->{visible} && $_->{width} > 300 && $_->{height} > 150) } @{ $page->{svgs} } ], [],
 		'in Chromium: every plot displayed at a readable size');
 	is_deeply($page->{problems}, [], 'in Chromium: no error, exception or failed load logged');
@@ -300,7 +336,10 @@ my @refusals = (
 	[ { URINGPROBE_BASELINE => "$work/nosuch" }, qr/BASELINE \S+ does not exist/ ],
 	[ { URINGPROBE_BASELINE => $work }, qr/is not the results directory of a make bench run/ ],
 	[ { URINGPROBE_BASELINE => "$work/not-ours" }, qr/is not a make bench result/ ],
-	[ { URINGPROBE_GNUPLOT => "$work/no-gnuplot" }, qr/gnuplot \(\S+\) is missing: the report's plots need it/ ]);
+	[ { URINGPROBE_GNUPLOT => "$work/no-gnuplot" }, qr/gnuplot \(\S+\) is missing: the report's plots need it/ ],
+	[ { URINGPROBE_PERF => '2' }, qr/PERF must be 1, got '2'/ ],
+	# this test runs as the cluster user
+	[ { URINGPROBE_PERF => '1' }, qr/PERF=1 needs root: a system-wide perf record with kernel symbols is refused/ ]);
 for my $r (@refusals)
 {
 	my ($env, $re) = @$r;
@@ -335,7 +374,7 @@ is_deeply([ glob("$results/*"), glob("$results/.*[!.]") ], [], 'the refusals wro
 	my ($stdout, $stderr);
 	IPC::Run::run([ 'bash', 'tools/run-bench', '--list' ], '>', \$stdout, '2>', \$stderr);
 	is($? >> 8, 0, '--list succeeds');
-	like($stdout, qr/^events\s+EVENTS=2000 EVENTS_ROUNDS=2/m, '--list: the profile\'s variables per benchmark');
+	like($stdout, qr/^events\s+EVENTS=2000 EVENTS_PROCESS=200 EVENTS_ROUNDS=2/m, '--list: the profile\'s variables per benchmark');
 	is_deeply([ glob("$results/*") ], [], '--list wrote nothing');
 }
 

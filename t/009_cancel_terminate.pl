@@ -70,6 +70,25 @@ for my $server (servers())
 		eval { $bg->quit };
 		is($node->safe_psql('postgres', 'SELECT 1'), '1', "$name: the server goes on");
 	}
+	# The events peer process killed mid-run: one clear error, the backend
+	# as it was, the next call runs.
+	{
+		my $bg = $node->background_psql('postgres', on_error_stop => 0);
+		my $pid = $bg->query_safe('SELECT pg_backend_pid()');
+		my $before = $bg->query_safe($state);
+		start_long_run($node, $bg, $pid, "uringprobe_events('uring_oneshot', 1, 100000000, 'process')");
+		my @kids = children_of($pid);
+		is(scalar(@kids), 1, "$cell: events with a peer process: one child");
+		kill 'KILL', @kids;
+		$bg->query('SELECT 1');
+		like($bg->{stderr}, qr/ERROR:  .*the peer process/, "$cell: its peer killed, the call fails saying so")
+		  or diag($bg->{stderr});
+		$bg->{stderr} = '';
+		is($bg->query_safe($state), $before, "$cell: ... the backend as it was ($before)");
+		is($bg->query_safe("SELECT status FROM uringprobe_events('epoll', 1, 1000, 'process')"), 'ok',
+			"$cell: ... and the next call runs");
+		$bg->quit;
+	}
 	unlike(slurp_file($node->logfile), qr/terminating any other active server processes|was terminated by signal/,
 		"$cell: no backend crashed");
 	$node->stop;

@@ -62,10 +62,25 @@ sub duration
 	return $s < 60 ? sprintf('%ds', $s) : sprintf('%dm%02ds', $s / 60, $s % 60);
 }
 
+# make bench PERF=1: when each cell starts, on perf's clock
+# (CLOCK_MONOTONIC), appended to URINGPROBE_CELL_TIMES, and the script's
+# end, so that bench/perf-profile.pl gives each sample to its cell.
+sub note_cell_time
+{
+	my ($name) = @_;
+	my $file = $ENV{URINGPROBE_CELL_TIMES} or return;
+	open my $fh, '>>', $file or die "cannot write $file: $!\n";
+	printf $fh "%.6f\t%s\n", Time::HiRes::clock_gettime(Time::HiRes::CLOCK_MONOTONIC()), $name;
+	close $fh or die "cannot write $file: $!\n";
+	return;
+}
+END { note_cell_time('(end)') if $cells_here; }
+
 sub cell
 {
 	my ($name) = @_;
 	$current_cell = $name;
+	note_cell_time($name);
 	my $now = Time::HiRes::time;
 	my $done_here = $cells_here++;
 	my $done = $cells_before + $done_here;

@@ -174,6 +174,8 @@ sub io_methods
 sub start_cluster
 {
 	my (%p) = @_;
+	# make bench PERF=1: setting a cluster up is no cell's work
+	Uringprobe::Bench::note_cell_time('(setup)') if defined &Uringprobe::Bench::note_cell_time;
 	my $server = $p{server};
 	my $io_method = $p{io_method} // 'sync';
 	my $name = $p{name} // "$server->{name}_$io_method";
