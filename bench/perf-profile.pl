@@ -46,7 +46,7 @@ my %families = (
 		[ 'receive path' => qr/^(io_recv|udp_recvmsg|__skb_recv_udp|sock_recvmsg|skb_copy_datagram|_copy_to_iter|__check_object_size)/ ],
 	],
 	events => [
-		[ 'io_uring poll arm' => qr/^(io_poll_add|__io_arm_poll_handler|io_arm_apoll|io_arm_poll_handler|__io_poll_execute|io_poll_can_finish|io_pollfree|vfs_poll|pipe_poll)/ ],
+		[ 'io_uring poll arm' => qr/^(io_poll_add|__io_arm_poll_handler|io_arm_apoll|io_arm_poll_handler|__io_poll_execute|io_poll_can_finish|io_pollfree)/ ],
 		[ 'io_uring poll wake' => qr/^(io_poll_wake|io_poll_task_func|io_poll_check_events|__io_poll_exec|io_req_task_work_add|__io_req_task_work_add|io_req_local_work_add|io_req_normal_work_add)/ ],
 		[ 'epoll' => qr/^(ep_poll|ep_poll_callback|do_epoll_wait|ep_item_poll|ep_send_events|__ep_eventpoll_poll|ep_done_scan|ep_start_scan)/ ],
 		[ 'wake-up and switch' => qr/^(try_to_wake_up|__wake_up|__wake_up_common|schedule|__schedule|finish_task_switch|pick_next_task|ttwu_)/ ],
