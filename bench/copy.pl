@@ -117,7 +117,7 @@ system('perl', 'bench/copy-data.pl', $datafile, $chunk_mb, $rows) == 0 or die "c
 my $columns = $rows eq 'narrow' ? 'c int' : 'id bigint, n int, t text';
 
 my $runs = tsv_open($runs_file, qw(server io_method file_extend_method fs clients round seconds
-	  relation_mb extends extend_mb extend_ms));
+	  relation_mb extends extend_mb extend_ms), @settle_cols);
 my %seconds;    # config -> fs -> clients -> [seconds]
 my %extends;    # config -> fs -> clients -> [[extends, extend_mb, extend_ms]]
 my @configs;
@@ -201,6 +201,7 @@ sub run_cell
 						  . "CREATE TABLE copy_target ($columns) TABLESPACE $tablespace{$fs->{name}}; "
 						  . 'CHECKPOINT'
 						  . ($has_stat_io ? "; SELECT pg_stat_reset_shared('io')" : ''));
+					my $start = settle_fs($fs->{dir});
 					my ($out, $err, $seconds) = bench_command([
 						$pgbench, '-n', '-c', $c, '-j', $c, '-t', $copies / $c, '-f', 'bench/copy.sql',
 						'-D', "datafile=$datafile", '-h', $node->host, '-p', $node->port, 'postgres' ]);
@@ -214,7 +215,7 @@ sub run_cell
 							  . ", round(sum(extend_time)::numeric, 1) FROM pg_stat_io WHERE object = 'relation'"
 							: ", NULL, NULL, NULL"));
 					tsv_row($runs, $server->{name}, $io_method, $fem, $fs->{name}, $c, $round,
-						sprintf('%.3f', $seconds), $rel_mb, $extends, $extend_mb, $extend_ms);
+						sprintf('%.3f', $seconds), $rel_mb, $extends, $extend_mb, $extend_ms, @$start{@settle_cols});
 					push @{ $seconds{$config}{ $fs->{name} }{$c} }, $seconds;
 					push @{ $extends{$config}{ $fs->{name} }{$c} }, [ $extends, $extend_mb, $extend_ms ];
 				}

@@ -122,6 +122,36 @@ like($md, qr/^backend\s+epoll\s+1\s+self\s+ops_per_sec\s+2\s+\d+\s+\d+\s+\d+\s+[
   or diag($md);
 unlike($md, qr/REGRESSION|FAILED/, 'report.md: no failure, no baseline');
 
+# Every file run starts from the same state: synced, writeback back to its
+# baseline (or the run says why not), and says so.
+for my $f (qw(extend-runs.tsv extend-pgbench-runs.tsv extend-sizing-runs.tsv copy-runs.tsv))
+{
+	my ($h, @rows) = read_tsv("$dir/$f");
+	my %c = map { $h->[$_] => $_ } 0 .. $#$h;
+	ok(defined $c{start_state} && defined $c{settle_ms} && defined $c{dirty_kb} && defined $c{writeback_kb},
+		"$f: each run's starting state");
+	my @bad = grep {
+		my $st = $_->[ $c{start_state} ] // '';
+		!($st eq 'settled' || $st =~ /^not settled: \d+ kB dirty and under writeback after \d+ s/
+			|| $st =~ /^sync (?:-f \S+ )?failed: /) || ($_->[ $c{settle_ms} ] // '') !~ /^\d+$/
+	} @rows;
+	is(scalar(@bad), 0, "$f: every run settled, or says why not (" . scalar(@rows) . ' runs)')
+	  or diag(join("\n", map { join(' ', @$_) } @bad[ 0 .. 2 ]));
+}
+# Loop devices with direct I/O, or the list of filesystems says why not.
+for my $fs (grep { $_->{status} eq 'ok' } scratch_filesystems())
+{
+	if ($fs->{name} =~ /^(xfs|ext4|btrfs|tiny)$/)
+	{
+		like($fs->{device}, qr/^loop, (?:direct I\/O|buffered: direct I\/O refused \(.+\))$/,
+			"$fs->{name}: its loop device's direct I/O is stated ($fs->{device})");
+	}
+	else
+	{
+		is($fs->{device}, '', "$fs->{name}: no loop device");
+	}
+}
+
 # The kernel's profile of every cell (PERF=1, as make test runs the tiny
 # bench when it is root): per benchmark with cells, the top functions of
 # each cell, kernel ones among them, the seed's evidence per cell as a

@@ -89,8 +89,10 @@ sub query_row
 }
 
 # The filesystems tools/scratch-fs set up, from the file named by
-# URINGPROBE_SCRATCH_FS_LIST: { name, dir, status } each, status "ok" or
-# why it is unavailable. Without the list, none.
+# URINGPROBE_SCRATCH_FS_LIST: { name, dir, status, device } each, status
+# "ok" or why it is unavailable, device how a loop-mounted one reaches its
+# image ("loop, direct I/O" or "loop, buffered: why"). Without the list,
+# none.
 sub scratch_filesystems
 {
 	my $file = $ENV{URINGPROBE_SCRATCH_FS_LIST} or return ();
@@ -99,8 +101,8 @@ sub scratch_filesystems
 	while (my $line = <$fh>)
 	{
 		chomp $line;
-		my ($name, $dir, $status) = split /\t/, $line, 3;
-		push @fs, { name => $name, dir => $dir, status => $status } if $name;
+		my ($name, $dir, $status, $device) = split /\t/, $line, 4;
+		push @fs, { name => $name, dir => $dir, status => $status, device => $device // '' } if $name;
 	}
 	return @fs;
 }
