@@ -40,8 +40,7 @@ sub postmaster
 
 my @cols = qw(server io_method max_connections run status conn_ms tps connections
   pm_cpu_us_per_conn pm_io_uring_mappings pm_io_uring_fds);
-open my $runs_fh, '>', $runs_file or die "cannot write $runs_file: $!\n";
-print $runs_fh join("\t", @cols), "\n";
+my $runs_fh = runs_open($runs_file, @cols);
 open my $med_fh, '>', $medians_file or die "cannot write $medians_file: $!\n";
 print $med_fh join("\t", qw(server io_method max_connections runs status conn_ms tps
 	  pm_cpu_us_per_conn pm_io_uring_mappings)), "\n";
@@ -91,8 +90,8 @@ for my $server (@servers)
 				# pgbench's connections, and the one that read the postmaster after.
 				my $conns = $tx + 1;
 				my $cpu = ($after->{cpu_ms} - $before->{cpu_ms}) * 1000 / $conns;
-				print $runs_fh join("\t", $server->{name}, $io_method, $mc, $run, 'ok', $conn_ms // '',
-					$tps, $conns, sprintf('%.1f', $cpu), $after->{maps}, $after->{fds}), "\n";
+				run_row($runs_fh, $server->{name}, $io_method, $mc, $run, 'ok', $conn_ms // '',
+					$tps, $conns, sprintf('%.1f', $cpu), $after->{maps}, $after->{fds});
 				push @{ $done{$io_method} },
 				  { conn_ms => $conn_ms, tps => $tps, cpu => $cpu, maps => $after->{maps} };
 			}

@@ -39,7 +39,7 @@ $node->safe_psql('postgres', 'CREATE EXTENSION uringprobe');
 my @cols = qw(variant status ops seconds user_ms sys_ms op depth resubmit reaping flags_in_effect
   ns_per_completion mean_in_flight completions_per_enter enters submitter_ns_per_completion
   sqpoll_ns_per_completion sqpoll_cpu_ms iowq_workers iowq_cpu_ms errors);
-my $runs = tsv_open($runs_file, qw(where round), @cols);
+my $runs = runs_open($runs_file, qw(where round), @cols);
 my %ns;    # key -> where -> [ns]; key -> "where/metric" -> [values]
 my %count;    # key -> completions per run
 my @keys;
@@ -83,7 +83,7 @@ for my $round (1 .. $rounds)
 						  : cli_row($cli, 'completions', '--op', $op, '--depth', $depth, '--resubmit', $pattern,
 							'--reaping', $pattern, ($f ? ('--flags', $f) : ()), '--completions', $n,
 							($fs ? ('--dir', $fs->{dir}) : ()));
-						tsv_row($runs, $where, $round, map { $r->{$_} } @cols);
+						run_row($runs, $where, $round, map { $r->{$_} } @cols);
 						next unless $r->{status} eq 'ok';
 						push @{ $ns{$key}{$where} }, $r->{ns_per_completion};
 						next unless $where eq 'backend';

@@ -116,7 +116,7 @@ my $datafile = Cwd::abs_path($PostgreSQL::Test::Utils::tmp_check) . "/copy-data.
 system('perl', 'bench/copy-data.pl', $datafile, $chunk_mb, $rows) == 0 or die "could not generate $datafile\n";
 my $columns = $rows eq 'narrow' ? 'c int' : 'id bigint, n int, t text';
 
-my $runs = tsv_open($runs_file, qw(server io_method file_extend_method fs clients round seconds
+my $runs = runs_open($runs_file, qw(server io_method file_extend_method fs clients round seconds
 	  relation_mb extends extend_mb extend_ms), @settle_cols);
 my %seconds;    # config -> fs -> clients -> [seconds]
 my %extends;    # config -> fs -> clients -> [[extends, extend_mb, extend_ms]]
@@ -214,7 +214,7 @@ sub run_cell
 							  . ($has_extend_bytes ? "round(sum(extend_bytes) / 1048576.0, 1)" : 'NULL')
 							  . ", round(sum(extend_time)::numeric, 1) FROM pg_stat_io WHERE object = 'relation'"
 							: ", NULL, NULL, NULL"));
-					tsv_row($runs, $server->{name}, $io_method, $fem, $fs->{name}, $c, $round,
+					run_row($runs, $server->{name}, $io_method, $fem, $fs->{name}, $c, $round,
 						sprintf('%.3f', $seconds), $rel_mb, $extends, $extend_mb, $extend_ms, @$start{@settle_cols});
 					push @{ $seconds{$config}{ $fs->{name} }{$c} }, $seconds;
 					push @{ $extends{$config}{ $fs->{name} }{$c} }, [ $extends, $extend_mb, $extend_ms ];

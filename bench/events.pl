@@ -42,7 +42,7 @@ $node->safe_psql('postgres', 'CREATE EXTENSION uringprobe');
 
 my @cols = qw(variant status ops seconds ops_per_sec p50_us p99_us max_us user_ms sys_ms pipes
   peer rounds enters armed_ready vcsw ivcsw latency_histogram);
-my $runs = tsv_open($runs_file, qw(where round), @cols);
+my $runs = runs_open($runs_file, qw(where round), @cols);
 my %eps;    # backend/pipes/peer -> where -> [events/s]; -> 'enters' -> [per event]
 my %why;    # backend/pipes/peer -> where -> why a side has no rate
 for my $round (1 .. $rounds)
@@ -64,7 +64,7 @@ for my $round (1 .. $rounds)
 					  ? bench_query($node, "SELECT * FROM uringprobe_events('$backend', $n, $count, '$peer')")
 					  : cli_row($cli, 'events', '--backend', $backend, '--pipes', $n, '--events', $count,
 						'--peer', $peer);
-					tsv_row($runs, $where, $round, map { $r->{$_} } @cols);
+					run_row($runs, $where, $round, map { $r->{$_} } @cols);
 					# only what was measured: a refused backend has no rate
 					my $e = "$backend/$n/$peer";
 					if ($r->{status} ne 'ok') { $why{$e}{$where} //= $r->{status}; next; }
@@ -79,7 +79,7 @@ for my $round (1 .. $rounds)
 			cell("events epoll, bench/epoll-pingpong.c, round $round/$rounds");
 			my ($out) = bench_command([ $reference, $events ]);
 			my (undef, $secs, $rate) = split /\t/, $out;
-			tsv_row($runs, 'reference', $round, 'epoll', 'ok', $events, $secs, $rate);
+			run_row($runs, 'reference', $round, 'epoll', 'ok', $events, $secs, $rate);
 			push @{ $eps{'epoll/1/self'}{reference} }, $rate;
 		}
 	}

@@ -62,7 +62,7 @@ my @cols = qw(experiment variant status ops seconds ops_per_sec p50_us p99_us ma
   sys_ms strategy interface sessions shared min_blocks max_blocks block_size write_data bytes
   mb_per_sec fallocates zero_writes data_writes lock_wait_ms vcsw ivcsw iowq_workers
   iowq_cpu_ms filesystem extents file_bytes verified stale_removed latency_histogram);
-my $runs = tsv_open($runs_file, qw(fs where round), @cols, @settle_cols);
+my $runs = runs_open($runs_file, qw(fs where round), @cols, @settle_cols);
 
 sub in_backend
 {
@@ -103,7 +103,7 @@ for my $round (1 .. $rounds)
 						my $r = $where eq 'backend'
 						  ? in_backend($fs, $strategy, $interface, $n, $round)
 						  : in_cli($fs, $strategy, $interface, $n, $round);
-						tsv_row($runs, $fs->{name}, $where, $round, (map { $r->{$_} } @cols), @$start{@settle_cols});
+						run_row($runs, $fs->{name}, $where, $round, (map { $r->{$_} } @cols), @$start{@settle_cols});
 						push @{ $seconds{$key}{$where} }, $r->{seconds};
 						push @{ $seconds{$key}{"$where.p99"} }, $r->{p99_us};
 						push @{ $seconds{$key}{"$where.max"} }, $r->{max_us};
@@ -150,7 +150,7 @@ close $cmp;
 
 # 2. Many backends at once: pgbench clients, each its own file.
 my $pgb = tsv_open($pgbench_file, qw(fs strategy clients status rounds seconds mb_per_s));
-my $pgb_runs = tsv_open($pgbench_runs_file, qw(fs strategy clients round seconds mb), @settle_cols);
+my $pgb_runs = runs_open($pgbench_runs_file, qw(fs strategy clients round seconds mb), @settle_cols);
 for my $fs (@fs)
 {
 	for my $strategy (@strategies)
@@ -168,7 +168,7 @@ for my $fs (@fs)
 					'-D', 'mb=' . int($mb / $c), '-h', $node->host, '-p', $node->port, 'postgres' ]);
 				push @t, $seconds;
 				die "pgbench failed:\n$out\n$err\n" unless $out =~ /actually processed: $c\/$c/;
-				tsv_row($pgb_runs, $fs->{name}, $strategy, $c, $round, sprintf('%.3f', $t[-1]), int($mb / $c) * $c,
+				run_row($pgb_runs, $fs->{name}, $strategy, $c, $round, sprintf('%.3f', $t[-1]), int($mb / $c) * $c,
 					@$start{@settle_cols});
 			}
 			my $s = median(@t);
@@ -185,7 +185,7 @@ close $pgb_runs;
 my @sizing_cols = qw(experiment variant status ops seconds p50_us p99_us max_us user_ms sys_ms
   sessions sizing pages fallocates zero_writes data_writes switches mean_extension_blocks lock_wait_ms
   vcsw filesystem extents size_histogram);
-my $sizing_runs = tsv_open($sizing_runs_file, qw(fs round), @sizing_cols, @settle_cols);
+my $sizing_runs = runs_open($sizing_runs_file, qw(fs round), @sizing_cols, @settle_cols);
 my %sized;    # fs/sessions -> sizing -> [rows]
 for my $round (1 .. $rounds)
 {
@@ -200,7 +200,7 @@ for my $round (1 .. $rounds)
 				my $r = bench_query($node,
 					"SELECT * FROM uringprobe_extend('$fs->{dir}', 'mdzeroextend', 'sync', total_mb => $mb, "
 					  . "write_data => true, sessions => $n, sizing => '$sizing', seed => $round)");
-				tsv_row($sizing_runs, $fs->{name}, $round, (map { $r->{$_} } @sizing_cols), @$start{@settle_cols});
+				run_row($sizing_runs, $fs->{name}, $round, (map { $r->{$_} } @sizing_cols), @$start{@settle_cols});
 				push @{ $sized{"$fs->{name}/$n"}{$sizing} }, $r;
 			}
 		}

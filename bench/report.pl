@@ -84,6 +84,9 @@ my $dir = shift @ARGV or die $usage;
   or die "$dir is not the results directory of a make bench run (no run.tsv and report.list)\n";
 $threshold > 0 or die "the threshold must be a positive percentage, got $threshold\n";
 my $noisy_pct = 10;
+# A run measured while the machine was visibly busy elsewhere: more than
+# this share of its CPU stolen by the hypervisor, or used by other processes.
+my ($disturbed_steal_pct, $disturbed_foreign_pct) = (5, 10);
 
 # How each benchmark's runs are told apart and what they measure: the
 # columns naming a cell, and each metric with the direction that is better.
@@ -146,6 +149,19 @@ sub cells_of
 			my $v = $row->[ $col{ $m->[0] } ];
 			push @{ $by_key{$id}{values}{ $m->[0] } }, $v if defined $v && $v =~ /^-?[\d.]+(e[-+]?\d+)?$/i;
 		}
+		# the weather of its runs (make bench records it per run)
+		for my $w (qw(steal_pct foreign_cpu_pct))
+		{
+			my $v = exists $col{$w} ? $row->[ $col{$w} ] : undef;
+			next unless defined $v && $v =~ /^[\d.]+$/;
+			$by_key{$id}{"max_$w"} = $v if $v > ($by_key{$id}{"max_$w"} // -1);
+		}
+		if (exists $col{steal_pct})
+		{
+			my ($st, $fc) = map { $row->[ $col{$_} ] // '' } qw(steal_pct foreign_cpu_pct);
+			$by_key{$id}{disturbed}++
+			  if ($st =~ /^[\d.]+$/ && $st > $disturbed_steal_pct) || ($fc =~ /^[\d.]+$/ && $fc > $disturbed_foreign_pct);
+		}
 	}
 	my @cells;
 	for my $id (@order)
@@ -166,6 +182,11 @@ sub cells_of
 				runs => scalar(@v),
 				values => [ @{ $by_key{$id}{values}{ $m->[0] } } ],
 				median => $median + 0,
+				(exists $by_key{$id}{max_steal_pct}
+					? (max_steal_pct => $by_key{$id}{max_steal_pct} + 0,
+						max_foreign_cpu_pct => ($by_key{$id}{max_foreign_cpu_pct} // 0) + 0,
+						disturbed_runs => $by_key{$id}{disturbed} // 0)
+					: ()),
 				min => $v[0] + 0,
 				max => $v[-1] + 0,
 				spread_pct => sprintf('%.1f', $spread) + 0,
@@ -276,7 +297,9 @@ sub spread_rows
 	my ($spec) = @_;
 	my $cells = $cells_of_spec{ $spec->{file} };
 	return unless @$cells;
+	my $weather = grep { exists $_->{max_steal_pct} } @$cells;
 	my @head = (@{ $spec->{key} }, qw(metric runs median min max spread%), '');
+	push @head, qw(steal% foreign% disturbed) if $weather;
 	push @head, qw(baseline ratio worse% verdict) if %baseline_info;
 	my @rows = (\@head);
 	for my $c (@$cells)
@@ -284,6 +307,7 @@ sub spread_rows
 		my @r = ((map { $c->{key}{$_} } @{ $spec->{key} }), $c->{metric}, $c->{runs},
 			fmt_num($c->{median}), fmt_num($c->{min}), fmt_num($c->{max}), $c->{spread_pct},
 			$c->{noisy} ? 'noisy' : '');
+		push @r, $c->{max_steal_pct} // '', $c->{max_foreign_cpu_pct} // '', $c->{disturbed_runs} // '' if $weather;
 		push @r, fmt_num($c->{baseline_median}), $c->{ratio} // '', $c->{worse_pct} // '',
 		  !exists $c->{baseline_median} ? 'not in baseline' : $c->{regression} ? 'REGRESSION' : ''
 		  if %baseline_info;
@@ -297,8 +321,13 @@ sub spread_caption
 	my ($spec) = @_;
 	my $cells = $cells_of_spec{ $spec->{file} };
 	my $noisy = grep { $_->{noisy} } @$cells;
+	my $disturbed = grep { $_->{disturbed_runs} } @$cells;
 	return "spread of the repetitions ($spec->{file}): median, min-max; $noisy of "
 	  . scalar(@$cells) . " cells spread more than $noisy_pct% (noisy)"
+	  . ((grep { exists $_->{max_steal_pct} } @$cells)
+		? "; steal% and foreign%: the most of a run's CPU stolen by the hypervisor or used by other "
+		  . "processes, disturbed: runs above $disturbed_steal_pct% or $disturbed_foreign_pct% ($disturbed cells have some)"
+		: '')
 	  . (%baseline_info ? "; baseline = median of the baseline run, worse% in the metric's direction" : '')
 	  . ':';
 }

@@ -33,8 +33,7 @@ my @cols = qw(experiment variant status ops seconds ops_per_sec p50_us p99_us ma
 
 sub cpu_per_fork { my ($r) = @_; return ($r->{user_ms} + $r->{sys_ms}) * 1000 / $r->{ops}; }
 
-open my $out, '>', $results_file or die "cannot write $results_file: $!\n";
-print $out join("\t", qw(server where round), @cols), "\n";
+my $out = runs_open($results_file, qw(server where round), @cols);
 open my $cmp, '>', $cmp_file or die "cannot write $cmp_file: $!\n";
 print $cmp join("\t", qw(server rings variant status rounds backend_cost_p50_us cli_cost_p50_us
 	  p50_ratio backend_cost_cpu_us cli_cost_cpu_us cpu_ratio backend_cost_fork_call_us
@@ -101,11 +100,11 @@ for my $server (@servers)
 				if (!@rows)
 				{
 					(my $why = $where eq 'backend' ? $stderr : $cli_err) =~ s/\s+/ /g;
-					print $out join("\t", $server->{name}, $where, $round, 'rings', '', "failed: $why"), "\n";
+					run_row($out, $server->{name}, $where, $round, 'rings', '', "failed: $why");
 					$failed //= "$where failed: $why";
 					next;
 				}
-				print $out join("\t", $server->{name}, $where, $round, map { $_ // '' } @{$_}{@cols}), "\n"
+				run_row($out, $server->{name}, $where, $round, map { $_ // '' } @{$_}{@cols})
 				  for @rows;
 				my %v = map { $_->{variant} => $_ } @rows;
 				$maps{$where} = $v{baseline}{maps_before};

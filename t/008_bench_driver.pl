@@ -64,7 +64,9 @@ my @csv = split /\n/, slurp_file("$dir/results.csv");
 my @head = split /,/, shift @csv;
 is($head[0], 'benchmark', 'results.csv: benchmark first');
 for my $col (qw(server io_method max_connections fs where round strategy interface sessions clients
-	op depth reaping variant pipes seconds conn_ms ns_per_completion ops_per_sec))
+	op depth reaping variant pipes seconds conn_ms ns_per_completion ops_per_sec
+	steal_pct foreign_cpu_pct foreign_top dirty_kb_before writeback_kb_before dirty_kb_after writeback_kb_after
+	start_state settle_ms))
 {
 	ok((grep { $_ eq $col } @head), "results.csv has column $col");
 }
@@ -115,12 +117,32 @@ for my $b (@benches)
 	like($md, qr/^## \Q$section{$b}\E/m, "report.md: a section for $b");
 }
 is(scalar(() = $md =~ /^## /mg), scalar(@benches), 'report.md: a section per benchmark');
-like($md, qr/^spread of the repetitions \(events-runs\.tsv\): median, min-max; \d+ of \d+ cells spread more than 10% \(noisy\):$/m,
+like($md, qr/^spread of the repetitions \(events-runs\.tsv\): median, min-max; \d+ of \d+ cells spread more than 10% \(noisy\)[;:]/m,
 	'report.md: the spread of the repetitions, noisy cells counted');
 like($md, qr/^backend\s+epoll\s+1\s+self\s+ops_per_sec\s+2\s+\d+\s+\d+\s+\d+\s+[\d.]+/m,
 	'report.md: events cells with their 2 repetitions: median, min, max, spread')
   or diag($md);
 unlike($md, qr/REGRESSION|FAILED/, 'report.md: no failure, no baseline');
+
+# The weather of every run: the CPU stolen and used by other processes
+# while it ran (percentages), dirty pages before and after; summed up per
+# cell in the report.
+for my $f (glob("$dir/*-runs.tsv"), "$dir/rings.tsv")
+{
+	my ($h, @rows) = read_tsv($f);
+	my %c = map { $h->[$_] => $_ } 0 .. $#$h;
+	my $name = File::Basename::basename($f);
+	is_deeply([ @$h[ $#$h - 6 .. $#$h ] ], [qw(steal_pct foreign_cpu_pct foreign_top dirty_kb_before
+		writeback_kb_before dirty_kb_after writeback_kb_after)], "$name: the weather of each run, last");
+	my @bad = grep {
+		my $r = $_;
+		(grep { ($r->[ $c{$_} ] // '') !~ /^\d+(\.\d)?$/ } qw(steal_pct foreign_cpu_pct dirty_kb_after))
+		  || $r->[ $c{steal_pct} ] > 100 || $r->[ $c{foreign_cpu_pct} ] > 100
+	} @rows;
+	is(scalar(@bad), 0, "$name: every run's weather is measured, in percent and kB") or diag(join(' ', @{ $bad[0] }));
+}
+like($md, qr/cells spread more than 10% \(noisy\); steal% and foreign%: the most of a run's CPU stolen by the hypervisor or used by other processes, disturbed: runs above 5% or 10% \(\d+ cells have some\):$/m,
+	'report.md: the weather per cell beside the spread');
 
 # Every file run starts from the same state: synced, writeback back to its
 # baseline (or the run says why not), and says so.

@@ -13,7 +13,7 @@ use Time::HiRes ();
 use Uringprobe::Cluster;
 
 our @EXPORT = qw(median least spread parse_rows tsv_open tsv_row bench_filesystems
-  cli_row plan_cells cell bench_query bench_command ran settle_fs @settle_cols);
+  cli_row plan_cells cell bench_query bench_command ran settle_fs @settle_cols runs_open run_row @weather_cols);
 
 # Progress. A script states how many measurements ("cells") it will make
 # with plan_cells() before it starts any cluster, and announces each with
@@ -61,6 +61,96 @@ sub duration
 {
 	my ($s) = @_;
 	return $s < 60 ? sprintf('%ds', $s) : sprintf('%dm%02ds', $s / 60, $s % 60);
+}
+
+# The weather of a run: what else the machine did while it ran. From the
+# start of the cell (or the end of settle_fs) to its row: the CPU stolen by
+# the hypervisor (/proc/stat) and the CPU of the other processes — every
+# process that is neither a kernel thread nor the benchmark's (PostgreSQL's
+# processes, uringprobe-cli, pgbench, the reference loop, psql, and the
+# driver: perl, bash, make, sync, setpriv, perf, gnuplot) — as a percentage
+# of the CPU time there was, with the busiest of them; and the dirty and
+# writeback pages before and after. Other processes are counted when alive
+# at both ends: a lower bound.
+our @weather_cols = qw(steal_pct foreign_cpu_pct foreign_top dirty_kb_before writeback_kb_before
+  dirty_kb_after writeback_kb_after);
+my %ours = map { $_ => 1 }
+  qw(postgres postmaster uringprobe-cli pgbench epoll-pingpong psql perl bash sh make sync setpriv
+  perf gnuplot env pg_ctl initdb);
+my $clock_ticks = POSIX::sysconf(POSIX::_SC_CLK_TCK()) || 100;
+my %weather_start;
+sub cpu_totals
+{
+	open my $fh, '<', '/proc/stat' or return (0, 0);
+	my $line = <$fh>;
+	my @f = split ' ', $line;
+	shift @f;
+	my $total = 0;
+	$total += $_ for @f[ 0 .. 7 ];
+	return ($total, $f[7] // 0);    # all ticks, steal ticks
+}
+sub foreign_cpu
+{
+	my %cpu;
+	for my $stat (glob('/proc/[0-9]*/stat'))
+	{
+		open my $fh, '<', $stat or next;
+		my $line = <$fh> // next;
+		my ($pid, $comm, $rest) = $line =~ /^(\d+) \((.*)\) (.*)$/ or next;
+		my @f = split ' ', $rest;
+		# f[1]: ppid; f[6]: flags (PF_KTHREAD 0x00200000); f[11], f[12]: utime, stime
+		next if $pid == 2 || $f[1] == 2 || ($f[6] & 0x00200000) || $ours{$comm};
+		$cpu{$pid} = [ $comm, $f[11] + $f[12] ];
+	}
+	return \%cpu;
+}
+sub weather_start
+{
+	my ($total, $steal) = cpu_totals();
+	my ($dirty, $writeback) = dirty_kb();
+	%weather_start = (time => Time::HiRes::time, total => $total, steal => $steal, foreign => foreign_cpu(),
+		dirty => $dirty, writeback => $writeback);
+	return;
+}
+sub weather_now
+{
+	return map { '' } @weather_cols unless %weather_start;
+	my ($total, $steal) = cpu_totals();
+	my ($dirty, $writeback) = dirty_kb();
+	my $ticks = $total - $weather_start{total};
+	my $now = foreign_cpu();
+	my (%by_comm, $foreign);
+	for my $pid (keys %$now)
+	{
+		my $before = $weather_start{foreign}{$pid} or next;
+		my $used = $now->{$pid}[1] - $before->[1];
+		next unless $used > 0;
+		$foreign += $used;
+		$by_comm{ $now->{$pid}[0] } += $used;
+	}
+	my ($top) = sort { $by_comm{$b} <=> $by_comm{$a} } keys %by_comm;
+	my $pct = sub { $ticks > 0 ? sprintf('%.1f', 100 * $_[0] / $ticks) : '' };
+	return ($pct->($steal - $weather_start{steal}), $pct->($foreign // 0),
+		$top ? "$top " . $pct->($by_comm{$top}) . '%' : '',
+		$weather_start{dirty}, $weather_start{writeback}, $dirty, $writeback);
+}
+
+# A runs file: its columns, then @weather_cols; run_row() writes a run's
+# values (padded to the columns) and its weather since the cell began.
+my %runs_columns;
+sub runs_open
+{
+	my ($file, @cols) = @_;
+	my $fh = tsv_open($file, @cols, @weather_cols);
+	$runs_columns{ fileno($fh) } = scalar(@cols);
+	return $fh;
+}
+sub run_row
+{
+	my ($fh, @values) = @_;
+	my $n = $runs_columns{ fileno($fh) } // scalar(@values);
+	push @values, '' while @values < $n;
+	return tsv_row($fh, @values, weather_now());
 }
 
 # A file run's starting state, the same for every run: before its clock
@@ -114,6 +204,8 @@ sub settle_fs
 		? sprintf('not settled: %d kB dirty and under writeback after %d s (baseline %d kB)',
 			$dirty + $writeback, $settle_timeout, $dirty_baseline_kb)
 		: 'settled');
+	# the run's weather from here, settled
+	weather_start();
 	return { start_state => $state, settle_ms => sprintf('%.0f', 1000 * (Time::HiRes::time - $t0)),
 		dirty_kb => $dirty, writeback_kb => $writeback };
 }
@@ -136,6 +228,7 @@ sub cell
 	my ($name) = @_;
 	$current_cell = $name;
 	note_cell_time($name);
+	weather_start();
 	my $now = Time::HiRes::time;
 	my $done_here = $cells_here++;
 	my $done = $cells_before + $done_here;
