@@ -190,13 +190,13 @@ SKIP:
 	$kernel_functions{ $_->[0] }++ for grep { $_->[5] eq 'k' && $_->[4] =~ /^[a-z_][a-z0-9_.]*$/i } @prows;
 	for my $b (@profiled)
 	{
-		ok($kernel_functions{$b}, "perf.tsv: $b's cells name kernel functions (" . ($kernel_functions{$b} // 0) . ')');
+		ok($kernel_functions{$b}, "perf.tsv: ${b}'s cells name kernel functions (" . ($kernel_functions{$b} // 0) . ')');
 		my ($fh, @frows) = read_tsv("$dir/perf-$b.tsv");
 		is($fh->[0], 'cell', "perf-$b.tsv: a row per cell");
 		cmp_ok(scalar(@$fh), '>=', 3, "perf-$b.tsv: and a column per family of functions (@$fh[1 .. $#$fh])");
 		ok(@frows && !(grep { grep { !/^\d+\.\d$/ } @$_[ 1 .. $#$_ ] } @frows), "perf-$b.tsv: shares in percent");
 		ok(-s "$dir/perf-$b.png" && -s "$dir/perf-$b.svg", "perf-$b.png and .svg are drawn");
-		like($md, qr/^## \Q$section{$b}\E(?:(?!^## ).)*^kernel profile \(PERF=1/ms, "report.md: $b's kernel profile in its section");
+		like($md, qr/^## \Q$section{$b}\E(?:(?!^## ).)*^kernel profile \(PERF=1/ms, "report.md: ${b}'s kernel profile in its section");
 	}
 	# the cells of one benchmark are its own, rounds merged
 	my @rings_cells = grep { $_->[0] eq 'rings' } @prows;
