@@ -103,9 +103,11 @@ $node->stop;
 
 # The backend's medians beside the comparison: what was in flight, the
 # completions per io_uring_enter, the submitting thread's and the SQPOLL
-# thread's CPU per completion (the seed's metric).
+# thread's CPU per completion (the seed's metric); and the backend / bare
+# process ratio's 95% bootstrap interval over the runs and whether it
+# excludes 1.
 my $cmp = tsv_open($cmp_file, qw(op flags depth pattern rounds completions backend_ns cli_ns ratio
-	  min_ratio mean_in_flight completions_per_enter submitter_ns sqpoll_ns status));
+	  min_ratio mean_in_flight completions_per_enter submitter_ns sqpoll_ns status ratio_ci95 ratio_verdict));
 # Sorted so that each line of the plot (op, flags, pattern) is contiguous.
 sub key_order
 {
@@ -118,7 +120,7 @@ for my $key (sort key_order @keys)
 	my $s = $ns{$key};
 	if (!$s->{backend} || !$s->{cli})
 	{
-		tsv_row($cmp, split(/\t/, $key), $rounds, $count{$key}, ('') x 8, 'not run: see the runs file');
+		tsv_row($cmp, split(/\t/, $key), $rounds, $count{$key}, ('') x 8, 'not run: see the runs file', '', 'not measured');
 		next;
 	}
 	my ($bk, $c) = (median(@{ $s->{backend} }), median(@{ $s->{cli} }));
@@ -126,6 +128,7 @@ for my $key (sort key_order @keys)
 	tsv_row($cmp, split(/\t/, $key), $rounds, $count{$key}, sprintf("%.1f", $bk), sprintf("%.1f", $c),
 		sprintf("%.2f", $bk / $c), sprintf("%.2f", least(@{ $s->{backend} }) / least(@{ $s->{cli} })),
 		$m->('mean_in_flight', '%.1f'), $m->('completions_per_enter', '%.1f'),
-		$m->('submitter_ns_per_completion', '%.0f'), $m->('sqpoll_ns_per_completion', '%.0f'), 'ok');
+		$m->('submitter_ns_per_completion', '%.0f'), $m->('sqpoll_ns_per_completion', '%.0f'), 'ok',
+		ratio_interval($s->{backend}, $s->{cli}));
 }
 close $cmp;

@@ -6,7 +6,9 @@
 # every event a sleep and a wake-up), in rounds that alternate which side
 # goes first; and the CLI's epoll against bench/epoll-pingpong.c, the
 # smallest hand-written epoll loop, compiled here. vs_epoll: a backend's
-# events/s over epoll's, same peer and pipes (the seed's comparison).
+# events/s over epoll's, same peer and pipes (the seed's comparison);
+# *_ci95 and *_verdict: the 95% bootstrap interval of that ratio and of
+# backend / bare process over the runs, and whether it excludes 1.
 #
 #   perl bench/events.pl RUNS.tsv COMPARISON.tsv
 # Environment: URINGPROBE_EVENTS (200000 per run), URINGPROBE_EVENTS_PROCESS
@@ -90,7 +92,7 @@ $node->stop;
 # A side that measured nothing is blank, with the reason in status.
 my $cmp = tsv_open($cmp_file, qw(backend pipes peer rounds status backend_events_s cli_events_s ratio
 	  min_ratio backend_range_k cli_range_k vs_epoll enters_per_event reference_events_s cli_vs_reference
-	  best_vs_reference));
+	  best_vs_reference ratio_ci95 ratio_verdict vs_epoll_ci95 vs_epoll_verdict));
 my $best = sub { my @v = sort { $b <=> $a } @_; return $v[0]; };    # events/s: higher is better
 for my $n (@pipes)
 {
@@ -115,7 +117,9 @@ for my $n (@pipes)
 				$e->{enters} ? sprintf('%.2f', median(@{ $e->{enters} })) : '',
 				$ref eq '' ? '' : sprintf('%.0f', $ref),
 				$ref ne '' && $c ne '' ? sprintf('%.2f', $c / $ref) : '',
-				$ref ne '' && $c ne '' ? sprintf('%.2f', $best->(@{ $e->{cli} }) / $best->(@{ $e->{reference} })) : '');
+				$ref ne '' && $c ne '' ? sprintf('%.2f', $best->(@{ $e->{cli} }) / $best->(@{ $e->{reference} })) : '',
+				ratio_interval($e->{backend} // [], $e->{cli} // []),
+				$backend eq 'epoll' ? ('', '') : ratio_interval($e->{backend} // [], $epoll // []));
 		}
 	}
 }

@@ -117,10 +117,12 @@ for my $round (1 .. $rounds)
 close $runs;
 
 # The fastest run of each side is the least disturbed one on a noisy
-# machine: min_ratio compares those, ratio the medians.
+# machine: min_ratio compares those, ratio the medians, ratio_ci95 is the
+# ratio's 95% bootstrap interval over the runs and ratio_verdict whether
+# it excludes 1.
 my $cmp = tsv_open($cmp_file, qw(fs strategy interface sessions status rounds backend_s cli_s ratio
 	  min_ratio backend_range cli_range backend_mb_s p99_us max_ms extents fallocates zero_writes
-	  iowq_workers));
+	  iowq_workers ratio_ci95 ratio_verdict));
 for my $fs (@fs)
 {
 	for my $strategy (@strategies)
@@ -139,13 +141,14 @@ for my $fs (@fs)
 					spread(@{ $s->{backend} }), spread(@{ $s->{cli} }),
 					sprintf('%.0f', $mb / $b), sprintf('%.0f', median(@{ $s->{'backend.p99'} })),
 					sprintf('%.1f', median(@{ $s->{'backend.max'} }) / 1000),
-					$r->{extents}, $r->{fallocates}, $r->{zero_writes}, $r->{iowq_workers});
+					$r->{extents}, $r->{fallocates}, $r->{zero_writes}, $r->{iowq_workers},
+					ratio_interval($s->{backend}, $s->{cli}));
 			}
 		}
 	}
 }
 # a filesystem that could not be measured keeps its row, empty, with why
-tsv_row($cmp, $_->{name}, '', '', '', "not measured: $_->{status}", ('') x 14) for @$fs_missing;
+tsv_row($cmp, $_->{name}, '', '', '', "not measured: $_->{status}", ('') x 16) for @$fs_missing;
 close $cmp;
 
 # 2. Many backends at once: pgbench clients, each its own file.
@@ -229,6 +232,6 @@ for my $fs (@fs)
 			$m{p}{fallocates}, $m{p}{zero_writes});
 	}
 }
-tsv_row($sz, $_->{name}, '', "not measured: $_->{status}", ('') x 14) for @$fs_missing;
+tsv_row($sz, $_->{name}, '', "not measured: $_->{status}", ('') x 16) for @$fs_missing;
 close $sz;
 $node->stop;

@@ -54,7 +54,7 @@ is_deeply([ glob("$dir/.[!.]*"), glob("$root/.[!.]*") ], [], 'no temporary or in
 # Progress: a line per cell, numbered through the whole run, with an ETA.
 my ($total) = $log =~ /\] (\d+) cells: /;
 ok($total, "the plan counted $total cells before the run");
-my @progress = $log =~ /^\[uringprobe [\d:]+\] \[(\d+)\/\Q$total\E, \d+s, ETA [^\]]+\] \S/mg;
+my @progress = $log =~ /^\[uringprobe [\d:]+\] \[(\d+)\/\Q$total\E, (?:\d+m)?\d+s, ETA [^\]]+\] \S/mg;
 is(scalar(@progress), $total, 'a progress line for every planned cell');
 is_deeply(\@progress, [ 1 .. $total ], 'numbered in order through the whole run');
 
@@ -143,6 +143,29 @@ for my $f (glob("$dir/*-runs.tsv"), "$dir/rings.tsv")
 }
 like($md, qr/cells spread more than 10% \(noisy\); steal% and foreign%: the most of a run's CPU stolen by the hypervisor or used by other processes, disturbed: runs above 5% or 10% \(\d+ cells have some\):$/m,
 	'report.md: the weather per cell beside the spread');
+
+# Comparisons with a confidence: the ratio of medians with its 95%
+# bootstrap interval over the runs, reproducible, and a verdict.
+is_deeply([ ratio_interval([ 10, 11, 12 ], [ 5, 5.5, 6 ]) ], [ '1.67-2.40', 'differs' ],
+	'ratio_interval: runs that do not overlap differ');
+is((ratio_interval([ 1, 2, 3 ], [ 1.5, 2, 2.5 ]))[1], 'no difference detectable',
+	'ratio_interval: overlapping runs: no difference detectable');
+is_deeply([ ratio_interval([ 3, 1, 2, 5, 4 ], [ 2, 2.1, 1.9 ]) ], [ ratio_interval([ 3, 1, 2, 5, 4 ], [ 2, 2.1, 1.9 ]) ],
+	'ratio_interval: the same runs, the same interval');
+like((ratio_interval([ 1, 2 ], [ 1, 2, 3 ]))[1], qr/^too few runs \(2 and 3, 3 a side needed\)$/,
+	'ratio_interval: fewer than 3 runs a side give no interval');
+for my $f (qw(extend.tsv completions.tsv events.tsv))
+{
+	my ($h, @rows) = read_tsv("$dir/$f");
+	my %c = map { $h->[$_] => $_ } 0 .. $#$h;
+	ok(defined $c{ratio_ci95} && defined $c{ratio_verdict}, "$f: the backend / bare process ratio's interval and verdict");
+	my @bad = grep {
+		my ($ci, $v) = map { $_ // '' } @$_[ $c{ratio_ci95}, $c{ratio_verdict} ];
+		!(($ci =~ /^\d+\.\d\d-\d+\.\d\d$/ && $v =~ /^(differs|no difference detectable)$/)
+			|| ($ci eq '' && $v =~ /^(too few runs \(\d+ and \d+, 3 a side needed\)|not measured)$/))
+	} grep { ($_->[ $c{status} ] // '') eq 'ok' } @rows;
+	is(scalar(@bad), 0, "$f: every interval is lo-hi with a verdict, or says why there is none");
+}
 
 # Every file run starts from the same state: synced, writeback back to its
 # baseline (or the run says why not), and says so.

@@ -13,7 +13,7 @@ use Time::HiRes ();
 use Uringprobe::Cluster;
 
 our @EXPORT = qw(median least spread parse_rows tsv_open tsv_row bench_filesystems
-  cli_row plan_cells cell bench_query bench_command ran settle_fs @settle_cols runs_open run_row @weather_cols);
+  cli_row plan_cells cell bench_query bench_command ran settle_fs @settle_cols runs_open run_row @weather_cols ratio_interval);
 
 # Progress. A script states how many measurements ("cells") it will make
 # with plan_cells() before it starts any cluster, and announces each with
@@ -255,6 +255,36 @@ sub median
 }
 
 sub least { my @v = sort { $a <=> $b } @_; return $v[0]; }
+
+# The ratio of the medians of two sides' runs (\@x over \@y) with its 95%
+# bootstrap interval: 2000 resamples of each side with replacement, the
+# 2.5th and 97.5th percentiles of their ratios of medians, from a fixed
+# seed so that the same runs always give the same interval. Returns the
+# interval as "lo-hi" and a verdict: "differs" when it excludes 1, "no
+# difference detectable" when it holds it; fewer than 3 runs a side give no
+# interval. With 3 runs a side the interval is about that of the extreme
+# runs: only runs that do not overlap differ.
+sub ratio_interval
+{
+	my ($x, $y) = @_;
+	my @x = grep { defined && $_ ne '' } @$x;
+	my @y = grep { defined && $_ ne '' } @$y;
+	return ('', 'not measured') unless @x && @y;
+	return ('', 'too few runs (' . scalar(@x) . ' and ' . scalar(@y) . ', 3 a side needed)') if @x < 3 || @y < 3;
+	my $state = 20261202;
+	my $draw = sub { $state = ($state * 1103515245 + 12345) % 2147483648; return $state / 2147483648; };
+	my @ratios;
+	for (1 .. 2000)
+	{
+		my $my = median(map { $y[ int($draw->() * @y) ] } @y);
+		my $mx = median(map { $x[ int($draw->() * @x) ] } @x);
+		push @ratios, $mx / $my if $my;
+	}
+	return ('', 'not measured') unless @ratios;
+	@ratios = sort { $a <=> $b } @ratios;
+	my ($lo, $hi) = @ratios[ int(0.025 * @ratios), int(0.975 * @ratios) - 1 ];
+	return (sprintf('%.2f-%.2f', $lo, $hi), $lo > 1 || $hi < 1 ? 'differs' : 'no difference detectable');
+}
 
 # "min-max" of the values, to two decimals.
 sub spread { my @v = sort { $a <=> $b } @_; return sprintf('%.2f-%.2f', $v[0], $v[-1]); }
