@@ -174,5 +174,6 @@ if ($wide_file && @family_rows)
 	}
 	close $w or die "cannot write $wide_file: $!\n";
 }
-printf "%s: %d cells profiled, %d samples of the experiment's threads\n", $bench, scalar(@order),
-  eval { my $s = 0; $s += $total{$_}{all} for @order; $s };
+my $samples = 0;
+$samples += $total{$_}{all} for @order;
+printf "%s: %d cells profiled, %d samples of the experiment's threads\n", $bench, scalar(@order), $samples;
