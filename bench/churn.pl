@@ -72,30 +72,29 @@ for my $server (@servers)
 			$node{$io_method} = $node;
 			$status{$io_method} = 'ok';
 		}
-		for my $run (1 .. $runs)
-		{
-			for my $io_method (grep { $node{$_} } io_methods($server))
-			{
-				my $node = $node{$io_method};
-				cell("churn $server->{name} $io_method max_connections=$mc run $run/$runs");
-				my $before = postmaster($node);
-				my ($out, $err) = bench_command([
-					$pgbench, '-n', '-C', '-c', $clients, '-j', $clients, '-T', $seconds,
-					'-f', 'bench/churn.sql', '-h', $node->host, '-p', $node->port, 'postgres' ]);
-				my $after = postmaster($node);
-				my ($tx) = $out =~ /number of transactions actually processed: (\d+)/;
-				my ($conn_ms) = $out =~ /average connection time = ([\d.]+) ms/;
-				my ($tps) = $out =~ /tps = ([\d.]+) \(including reconnection times\)/;
-				die "pgbench output not understood:\n$out\n$err\n" unless $tx && defined $tps;
-				# pgbench's connections, and the one that read the postmaster after.
-				my $conns = $tx + 1;
-				my $cpu = ($after->{cpu_ms} - $before->{cpu_ms}) * 1000 / $conns;
-				run_row($runs_fh, $server->{name}, $io_method, $mc, $run, 'ok', $conn_ms // '',
-					$tps, $conns, sprintf('%.1f', $cpu), $after->{maps}, $after->{fds});
-				push @{ $done{$io_method} },
-				  { conn_ms => $conn_ms, tps => $tps, cpu => $cpu, maps => $after->{maps} };
-			}
-		}
+		my @started = grep { $node{$_} } io_methods($server);
+		repeat_rounds('churn', [ map { "$server->{name}/$_/$mc" } @started ], $runs, sub {
+			my ($cell, $run, $label) = @_;
+			my $io_method = (split m{/}, $cell)[1];
+			my $node = $node{$io_method};
+			cell("churn $server->{name} $io_method max_connections=$mc, $label");
+			my $before = postmaster($node);
+			my ($out, $err) = bench_command([
+				$pgbench, '-n', '-C', '-c', $clients, '-j', $clients, '-T', $seconds,
+				'-f', 'bench/churn.sql', '-h', $node->host, '-p', $node->port, 'postgres' ]);
+			my $after = postmaster($node);
+			my ($tx) = $out =~ /number of transactions actually processed: (\d+)/;
+			my ($conn_ms) = $out =~ /average connection time = ([\d.]+) ms/;
+			my ($tps) = $out =~ /tps = ([\d.]+) \(including reconnection times\)/;
+			die "pgbench output not understood:\n$out\n$err\n" unless $tx && defined $tps;
+			# pgbench's connections, and the one that read the postmaster after.
+			my $conns = $tx + 1;
+			my $cpu = ($after->{cpu_ms} - $before->{cpu_ms}) * 1000 / $conns;
+			run_row($runs_fh, $server->{name}, $io_method, $mc, $run, 'ok', $conn_ms // '',
+				$tps, $conns, sprintf('%.1f', $cpu), $after->{maps}, $after->{fds});
+			push @{ $done{$io_method} }, { conn_ms => $conn_ms, tps => $tps, cpu => $cpu, maps => $after->{maps} };
+			return { conn_ms => $conn_ms, pm_cpu_us_per_conn => $cpu };
+		});
 		for my $io_method (io_methods($server))
 		{
 			my @d = @{ $done{$io_method} };

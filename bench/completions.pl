@@ -54,50 +54,50 @@ sub calibrate
 	my $n = int($run_seconds * 1e9 / $r->{ns_per_completion});
 	return $n < 20000 ? 20000 : $n > 50000000 ? 50000000 : $n;
 }
-for my $round (1 .. $rounds)
+my %config;    # key -> [op, flags, depth, pattern, setup flags]
+for my $op (@ops)
 {
-	for my $op (@ops)
+	for my $flags (@flag_sets)
 	{
-		for my $flags (@flag_sets)
+		my $f = $flags eq 'none' ? '' : $flags;
+		for my $depth (@depths)
 		{
-			my $f = $flags eq 'none' ? '' : $flags;
-			for my $depth (@depths)
+			for my $pattern (qw(each batch))
 			{
-				for my $pattern (qw(each batch))
-				{
-					my $key = join("\t", $op, $flags, $depth, $pattern);
-					if ($round == 1)
-					{
-						push @keys, $key;
-						$count{$key} = calibrate($op, $depth, $pattern, $f);
-					}
-					my $n = $count{$key};
-					my @order = $round % 2 ? qw(backend cli) : qw(cli backend);
-					for my $where (@order)
-					{
-						cell("completions $op, flags $flags, depth $depth, resubmit and reap $pattern, "
-							  . ($where eq 'cli' ? 'bare process' : $where) . ", round $round/$rounds");
-						my $r = $where eq 'backend'
-						  ? bench_query($node,
-							"SELECT * FROM uringprobe_completions('$op', $depth, '$pattern', '$pattern', '$f', $n)")
-						  : cli_row($cli, 'completions', '--op', $op, '--depth', $depth, '--resubmit', $pattern,
-							'--reaping', $pattern, ($f ? ('--flags', $f) : ()), '--completions', $n,
-							($fs ? ('--dir', $fs->{dir}) : ()));
-						run_row($runs, $where, $round, map { $r->{$_} } @cols);
-						next unless $r->{status} eq 'ok';
-						push @{ $ns{$key}{$where} }, $r->{ns_per_completion};
-						next unless $where eq 'backend';
-						for my $m (qw(mean_in_flight completions_per_enter submitter_ns_per_completion
-							sqpoll_ns_per_completion))
-						{
-							push @{ $ns{$key}{"backend/$m"} }, $r->{$m} if ($r->{$m} // '') ne '';
-						}
-					}
-				}
+				my $key = join("\t", $op, $flags, $depth, $pattern);
+				push @keys, $key;
+				$config{$key} = [ $op, $flags, $depth, $pattern, $f ];
 			}
 		}
 	}
 }
+my $took = repeat_rounds('completions', \@keys, $rounds, sub {
+	my ($key, $round, $label) = @_;
+	my ($op, $flags, $depth, $pattern, $f) = @{ $config{$key} };
+	my $n = $count{$key} //= calibrate($op, $depth, $pattern, $f);
+	my %m;
+	for my $where ($round % 2 ? qw(backend cli) : qw(cli backend))
+	{
+		cell("completions $op, flags $flags, depth $depth, resubmit and reap $pattern, "
+			  . ($where eq 'cli' ? 'bare process' : $where) . ", $label");
+		my $r = $where eq 'backend'
+		  ? bench_query($node,
+			"SELECT * FROM uringprobe_completions('$op', $depth, '$pattern', '$pattern', '$f', $n)")
+		  : cli_row($cli, 'completions', '--op', $op, '--depth', $depth, '--resubmit', $pattern,
+			'--reaping', $pattern, ($f ? ('--flags', $f) : ()), '--completions', $n,
+			($fs ? ('--dir', $fs->{dir}) : ()));
+		run_row($runs, $where, $round, map { $r->{$_} } @cols);
+		next unless $r->{status} eq 'ok';
+		$m{$where} = $r->{ns_per_completion};
+		push @{ $ns{$key}{$where} }, $r->{ns_per_completion};
+		next unless $where eq 'backend';
+		for my $m (qw(mean_in_flight completions_per_enter submitter_ns_per_completion sqpoll_ns_per_completion))
+		{
+			push @{ $ns{$key}{"backend/$m"} }, $r->{$m} if ($r->{$m} // '') ne '';
+		}
+	}
+	return \%m;
+});
 close $runs;
 $node->stop;
 
@@ -120,12 +120,12 @@ for my $key (sort key_order @keys)
 	my $s = $ns{$key};
 	if (!$s->{backend} || !$s->{cli})
 	{
-		tsv_row($cmp, split(/\t/, $key), $rounds, $count{$key}, ('') x 8, 'not run: see the runs file', '', 'not measured');
+		tsv_row($cmp, split(/\t/, $key), $took->{$key}, $count{$key}, ('') x 8, 'not run: see the runs file', '', 'not measured');
 		next;
 	}
 	my ($bk, $c) = (median(@{ $s->{backend} }), median(@{ $s->{cli} }));
 	my $m = sub { my $v = $s->{"backend/$_[0]"}; return $v ? sprintf($_[1], median(@$v)) : ''; };
-	tsv_row($cmp, split(/\t/, $key), $rounds, $count{$key}, sprintf("%.1f", $bk), sprintf("%.1f", $c),
+	tsv_row($cmp, split(/\t/, $key), $took->{$key}, $count{$key}, sprintf("%.1f", $bk), sprintf("%.1f", $c),
 		sprintf("%.2f", $bk / $c), sprintf("%.2f", least(@{ $s->{backend} }) / least(@{ $s->{cli} })),
 		$m->('mean_in_flight', '%.1f'), $m->('completions_per_enter', '%.1f'),
 		$m->('submitter_ns_per_completion', '%.0f'), $m->('sqpoll_ns_per_completion', '%.0f'), 'ok',

@@ -179,49 +179,50 @@ sub run_cell
 		my $config = join('/', $server->{name}, $io_method, $fem eq 'n/a' ? () : $fem);
 		push @configs, $config unless grep { $_ eq $config } @configs;
 	}
-	for my $round (1 .. $rounds)
-	{
-		for my $fs (@cell_fs)
+	my %fs_named = map { $_->{name} => $_ } @cell_fs;
+	my @cells = map {
+		my $fs = $_;
+		map { my $fem = $_; map { join("\t", $server->{name}, $io_method, $fs->{name}, $fem, $_) } @clients } @fems
+	} @cell_fs;
+	my $current_fem = '';
+	repeat_rounds('copy', \@cells, $rounds, sub {
+		my ($id, $round, $label) = @_;
+		my (undef, undef, $fs_name, $fem, $c) = split /\t/, $id;
+		my $fs = $fs_named{$fs_name};
+		my $config = join('/', $server->{name}, $io_method, $fem eq 'n/a' ? () : $fem);
+		if ($fem ne 'n/a' && $fem ne $current_fem)
 		{
-			for my $fem (@fems)
-			{
-				my $config = join('/', $server->{name}, $io_method, $fem eq 'n/a' ? () : $fem);
-				if ($fem ne 'n/a')
-				{
-					$node->safe_psql('postgres', "ALTER SYSTEM SET file_extend_method = '$fem'");
-					$node->reload;
-					$node->poll_query_until('postgres', "SELECT current_setting('file_extend_method') = '$fem'")
-					  or die "$cell: file_extend_method did not become $fem\n";
-				}
-				for my $c (@clients)
-				{
-					cell("copy $config on $fs->{name}, $c clients, round $round/$rounds");
-					$node->safe_psql('postgres',
-						"DROP TABLE IF EXISTS copy_target; "
-						  . "CREATE TABLE copy_target ($columns) TABLESPACE $tablespace{$fs->{name}}; "
-						  . 'CHECKPOINT'
-						  . ($has_stat_io ? "; SELECT pg_stat_reset_shared('io')" : ''));
-					my $start = settle_fs($fs->{dir});
-					my ($out, $err, $seconds) = bench_command([
-						$pgbench, '-n', '-c', $c, '-j', $c, '-t', $copies / $c, '-f', 'bench/copy.sql',
-						'-D', "datafile=$datafile", '-h', $node->host, '-p', $node->port, 'postgres' ]);
-					die "$cell: pgbench failed:\n$out\n$err\n" unless $out =~ /actually processed: $copies\/$copies/;
-					wait_for_clients_gone($node);
-					my ($rel_mb, $extends, $extend_mb, $extend_ms) = split /\|/, $node->safe_psql('postgres',
-						"SELECT pg_relation_size('copy_target') / 1048576"
-						  . ($has_stat_io
-							? ", sum(extends), "
-							  . ($has_extend_bytes ? "round(sum(extend_bytes) / 1048576.0, 1)" : 'NULL')
-							  . ", round(sum(extend_time)::numeric, 1) FROM pg_stat_io WHERE object = 'relation'"
-							: ", NULL, NULL, NULL"));
-					run_row($runs, $server->{name}, $io_method, $fem, $fs->{name}, $c, $round,
-						sprintf('%.3f', $seconds), $rel_mb, $extends, $extend_mb, $extend_ms, @$start{@settle_cols});
-					push @{ $seconds{$config}{ $fs->{name} }{$c} }, $seconds;
-					push @{ $extends{$config}{ $fs->{name} }{$c} }, [ $extends, $extend_mb, $extend_ms ];
-				}
-			}
+			$node->safe_psql('postgres', "ALTER SYSTEM SET file_extend_method = '$fem'");
+			$node->reload;
+			$node->poll_query_until('postgres', "SELECT current_setting('file_extend_method') = '$fem'")
+			  or die "$cell: file_extend_method did not become $fem\n";
+			$current_fem = $fem;
 		}
-	}
+		cell("copy $config on $fs->{name}, $c clients, $label");
+		$node->safe_psql('postgres',
+			"DROP TABLE IF EXISTS copy_target; "
+			  . "CREATE TABLE copy_target ($columns) TABLESPACE $tablespace{$fs->{name}}; "
+			  . 'CHECKPOINT'
+			  . ($has_stat_io ? "; SELECT pg_stat_reset_shared('io')" : ''));
+		my $start = settle_fs($fs->{dir});
+		my ($out, $err, $seconds) = bench_command([
+			$pgbench, '-n', '-c', $c, '-j', $c, '-t', $copies / $c, '-f', 'bench/copy.sql',
+			'-D', "datafile=$datafile", '-h', $node->host, '-p', $node->port, 'postgres' ]);
+		die "$cell: pgbench failed:\n$out\n$err\n" unless $out =~ /actually processed: $copies\/$copies/;
+		wait_for_clients_gone($node);
+		my ($rel_mb, $extends, $extend_mb, $extend_ms) = split /\|/, $node->safe_psql('postgres',
+			"SELECT pg_relation_size('copy_target') / 1048576"
+			  . ($has_stat_io
+				? ", sum(extends), "
+				  . ($has_extend_bytes ? "round(sum(extend_bytes) / 1048576.0, 1)" : 'NULL')
+				  . ", round(sum(extend_time)::numeric, 1) FROM pg_stat_io WHERE object = 'relation'"
+				: ", NULL, NULL, NULL"));
+		run_row($runs, $server->{name}, $io_method, $fem, $fs->{name}, $c, $round,
+			sprintf('%.3f', $seconds), $rel_mb, $extends, $extend_mb, $extend_ms, @$start{@settle_cols});
+		push @{ $seconds{$config}{ $fs->{name} }{$c} }, $seconds;
+		push @{ $extends{$config}{ $fs->{name} }{$c} }, [ $extends, $extend_mb, $extend_ms ];
+		return { seconds => $seconds };
+	});
 	$node->stop;
 	# The scratch filesystem must hold the next cluster: this one's data
 	# (a COPY of narrow rows leaves more than 4 times its volume in table

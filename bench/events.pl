@@ -47,45 +47,40 @@ my @cols = qw(variant status ops seconds ops_per_sec p50_us p99_us max_us user_m
 my $runs = runs_open($runs_file, qw(where round), @cols);
 my %eps;    # backend/pipes/peer -> where -> [events/s]; -> 'enters' -> [per event]
 my %why;    # backend/pipes/peer -> where -> why a side has no rate
-for my $round (1 .. $rounds)
-{
-	for my $n (@pipes)
+my @cells = map {
+	my $n = $_;
+	((map { my $peer = $_; map { "$_/$n/$peer" } @backends } @peers), $n == 1 ? ('reference') : ())
+} @pipes;
+my $took = repeat_rounds('events', \@cells, $rounds, sub {
+	my ($e, $round, $label) = @_;
+	if ($e eq 'reference')
 	{
-		for my $peer (@peers)
-		{
-			my $count = $events_of{$peer};
-			for my $backend (@backends)
-			{
-				my @order = $round % 2 ? qw(backend cli) : qw(cli backend);
-				for my $where (@order)
-				{
-					next if $where eq 'cli' && $backend eq 'pg_waiteventset';
-					cell("events $backend, $n pipes, peer $peer, " . ($where eq 'cli' ? 'bare process' : $where)
-						  . ", round $round/$rounds");
-					my $r = $where eq 'backend'
-					  ? bench_query($node, "SELECT * FROM uringprobe_events('$backend', $n, $count, '$peer')")
-					  : cli_row($cli, 'events', '--backend', $backend, '--pipes', $n, '--events', $count,
-						'--peer', $peer);
-					run_row($runs, $where, $round, map { $r->{$_} } @cols);
-					# only what was measured: a refused backend has no rate
-					my $e = "$backend/$n/$peer";
-					if ($r->{status} ne 'ok') { $why{$e}{$where} //= $r->{status}; next; }
-					push @{ $eps{$e}{$where} }, $r->{ops_per_sec};
-					push @{ $eps{$e}{enters} }, $r->{enters} / $r->{ops}
-					  if $where eq 'backend' && ($r->{enters} // '') ne '';
-				}
-			}
-		}
-		if ($n == 1)
-		{
-			cell("events epoll, bench/epoll-pingpong.c, round $round/$rounds");
-			my ($out) = bench_command([ $reference, $events ]);
-			my (undef, $secs, $rate) = split /\t/, $out;
-			run_row($runs, 'reference', $round, 'epoll', 'ok', $events, $secs, $rate);
-			push @{ $eps{'epoll/1/self'}{reference} }, $rate;
-		}
+		cell("events epoll, bench/epoll-pingpong.c, $label");
+		my ($out) = bench_command([ $reference, $events ]);
+		my (undef, $secs, $rate) = split /\t/, $out;
+		run_row($runs, 'reference', $round, 'epoll', 'ok', $events, $secs, $rate);
+		push @{ $eps{'epoll/1/self'}{reference} }, $rate;
+		return { reference => $rate };
 	}
-}
+	my ($backend, $n, $peer) = split m{/}, $e;
+	my $count = $events_of{$peer};
+	my %m;
+	for my $where ($round % 2 ? qw(backend cli) : qw(cli backend))
+	{
+		next if $where eq 'cli' && $backend eq 'pg_waiteventset';
+		cell("events $backend, $n pipes, peer $peer, " . ($where eq 'cli' ? 'bare process' : $where) . ", $label");
+		my $r = $where eq 'backend'
+		  ? bench_query($node, "SELECT * FROM uringprobe_events('$backend', $n, $count, '$peer')")
+		  : cli_row($cli, 'events', '--backend', $backend, '--pipes', $n, '--events', $count, '--peer', $peer);
+		run_row($runs, $where, $round, map { $r->{$_} } @cols);
+		# only what was measured: a refused backend has no rate
+		if ($r->{status} ne 'ok') { $why{$e}{$where} //= $r->{status}; next; }
+		push @{ $eps{$e}{$where} }, $r->{ops_per_sec};
+		$m{$where} = $r->{ops_per_sec};
+		push @{ $eps{$e}{enters} }, $r->{enters} / $r->{ops} if $where eq 'backend' && ($r->{enters} // '') ne '';
+	}
+	return \%m;
+});
 close $runs;
 $node->stop;
 
@@ -106,7 +101,7 @@ for my $n (@pipes)
 			my %w = %{ $why{"$backend/$n/$peer"} // {} };
 			my $status = join('; ', map { "$_: $w{$_}" } sort keys %w) || 'ok';
 			my $both = $bk ne '' && $c ne '';
-			tsv_row($cmp, $backend, $n, $peer, $rounds, $status,
+			tsv_row($cmp, $backend, $n, $peer, $took->{"$backend/$n/$peer"}, $status,
 				$bk eq '' ? '' : sprintf('%.0f', $bk),
 				$c eq '' ? '' : sprintf('%.0f', $c),
 				$both ? sprintf('%.2f', $bk / $c) : '',

@@ -84,36 +84,42 @@ sub in_cli
 # 1. Backend and CLI side by side.
 my %seconds;    # fs/strategy/interface/sessions -> where -> [seconds]
 my %last;       # ... -> the backend's last row
-for my $round (1 .. $rounds)
+my (%side_by_side, @side_by_side);    # key -> [fs, strategy, interface, sessions]
+for my $fs (@fs)
 {
-	for my $fs (@fs)
+	for my $strategy (@strategies)
 	{
-		for my $strategy (@strategies)
+		for my $interface (@interfaces)
 		{
-			for my $interface (@interfaces)
+			for my $n (@sessions)
 			{
-				for my $n (@sessions)
-				{
-					my $key = join('/', $fs->{name}, $strategy, $interface, $n);
-					my @order = $round % 2 ? qw(backend cli) : qw(cli backend);
-					for my $where (@order)
-					{
-						cell("extend $key, " . ($where eq 'cli' ? 'bare process' : $where) . ", round $round/$rounds");
-						my $start = settle_fs($fs->{dir});
-						my $r = $where eq 'backend'
-						  ? in_backend($fs, $strategy, $interface, $n, $round)
-						  : in_cli($fs, $strategy, $interface, $n, $round);
-						run_row($runs, $fs->{name}, $where, $round, (map { $r->{$_} } @cols), @$start{@settle_cols});
-						push @{ $seconds{$key}{$where} }, $r->{seconds};
-						push @{ $seconds{$key}{"$where.p99"} }, $r->{p99_us};
-						push @{ $seconds{$key}{"$where.max"} }, $r->{max_us};
-						$last{$key} = $r if $where eq 'backend';
-					}
-				}
+				my $key = join('/', $fs->{name}, $strategy, $interface, $n);
+				push @side_by_side, $key;
+				$side_by_side{$key} = [ $fs, $strategy, $interface, $n ];
 			}
 		}
 	}
 }
+my $took = repeat_rounds('extend', \@side_by_side, $rounds, sub {
+	my ($key, $round, $label) = @_;
+	my ($fs, $strategy, $interface, $n) = @{ $side_by_side{$key} };
+	my %m;
+	for my $where ($round % 2 ? qw(backend cli) : qw(cli backend))
+	{
+		cell("extend $key, " . ($where eq 'cli' ? 'bare process' : $where) . ", $label");
+		my $start = settle_fs($fs->{dir});
+		my $r = $where eq 'backend'
+		  ? in_backend($fs, $strategy, $interface, $n, $round)
+		  : in_cli($fs, $strategy, $interface, $n, $round);
+		run_row($runs, $fs->{name}, $where, $round, (map { $r->{$_} } @cols), @$start{@settle_cols});
+		push @{ $seconds{$key}{$where} }, $r->{seconds};
+		push @{ $seconds{$key}{"$where.p99"} }, $r->{p99_us};
+		push @{ $seconds{$key}{"$where.max"} }, $r->{max_us};
+		$last{$key} = $r if $where eq 'backend';
+		@m{ "$where seconds", "$where p99_us" } = @$r{qw(seconds p99_us)};
+	}
+	return \%m;
+});
 close $runs;
 
 # The fastest run of each side is the least disturbed one on a noisy
@@ -135,7 +141,7 @@ for my $fs (@fs)
 				my $s = $seconds{$key};
 				my ($b, $c) = (median(@{ $s->{backend} }), median(@{ $s->{cli} }));
 				my $r = $last{$key};
-				tsv_row($cmp, $fs->{name}, $strategy, $interface, $n, 'ok', $rounds,
+				tsv_row($cmp, $fs->{name}, $strategy, $interface, $n, 'ok', $took->{$key},
 					sprintf('%.3f', $b), sprintf('%.3f', $c), sprintf('%.2f', $b / $c),
 					sprintf('%.2f', least(@{ $s->{backend} }) / least(@{ $s->{cli} })),
 					spread(@{ $s->{backend} }), spread(@{ $s->{cli} }),
@@ -154,31 +160,40 @@ close $cmp;
 # 2. Many backends at once: pgbench clients, each its own file.
 my $pgb = tsv_open($pgbench_file, qw(fs strategy clients status rounds seconds mb_per_s));
 my $pgb_runs = runs_open($pgbench_runs_file, qw(fs strategy clients round seconds mb), @settle_cols);
+my (%pgbench_cell, @pgbench_cells, %pgbench_s);
 for my $fs (@fs)
 {
 	for my $strategy (@strategies)
 	{
 		for my $c (@clients)
 		{
-			my @t;
-			for my $round (1 .. $rounds)
-			{
-				cell("extend from pgbench $fs->{name}/$strategy, $c clients, round $round/$rounds");
-				my $start = settle_fs($fs->{dir});
-				my ($out, $err, $seconds) = bench_command([
-					"$server->{bindir}/pgbench", '-n', '-c', $c, '-j', $c, '-t', 1,
-					'-f', 'bench/extend.sql', '-D', "dir=$fs->{dir}", '-D', "strategy=$strategy",
-					'-D', 'mb=' . int($mb / $c), '-h', $node->host, '-p', $node->port, 'postgres' ]);
-				push @t, $seconds;
-				die "pgbench failed:\n$out\n$err\n" unless $out =~ /actually processed: $c\/$c/;
-				run_row($pgb_runs, $fs->{name}, $strategy, $c, $round, sprintf('%.3f', $t[-1]), int($mb / $c) * $c,
-					@$start{@settle_cols});
-			}
-			my $s = median(@t);
-			tsv_row($pgb, $fs->{name}, $strategy, $c, 'ok', $rounds, sprintf('%.3f', $s),
-				sprintf('%.0f', int($mb / $c) * $c / $s));
+			my $key = "$fs->{name}/$strategy/$c";
+			push @pgbench_cells, $key;
+			$pgbench_cell{$key} = [ $fs, $strategy, $c ];
 		}
 	}
+}
+my $pgbench_took = repeat_rounds('extend-pgbench', \@pgbench_cells, $rounds, sub {
+	my ($key, $round, $label) = @_;
+	my ($fs, $strategy, $c) = @{ $pgbench_cell{$key} };
+	cell("extend from pgbench $fs->{name}/$strategy, $c clients, $label");
+	my $start = settle_fs($fs->{dir});
+	my ($out, $err, $seconds) = bench_command([
+		"$server->{bindir}/pgbench", '-n', '-c', $c, '-j', $c, '-t', 1,
+		'-f', 'bench/extend.sql', '-D', "dir=$fs->{dir}", '-D', "strategy=$strategy",
+		'-D', 'mb=' . int($mb / $c), '-h', $node->host, '-p', $node->port, 'postgres' ]);
+	die "pgbench failed:\n$out\n$err\n" unless $out =~ /actually processed: $c\/$c/;
+	push @{ $pgbench_s{$key} }, $seconds;
+	run_row($pgb_runs, $fs->{name}, $strategy, $c, $round, sprintf('%.3f', $seconds), int($mb / $c) * $c,
+		@$start{@settle_cols});
+	return { seconds => $seconds };
+});
+for my $key (@pgbench_cells)
+{
+	my ($fs, $strategy, $c) = @{ $pgbench_cell{$key} };
+	my $s = median(@{ $pgbench_s{$key} });
+	tsv_row($pgb, $fs->{name}, $strategy, $c, 'ok', $pgbench_took->{$key}, sprintf('%.3f', $s),
+		sprintf('%.0f', int($mb / $c) * $c / $s));
 }
 tsv_row($pgb, $_->{name}, '', '', "not measured: $_->{status}", ('') x 3) for @$fs_missing;
 close $pgb;
@@ -190,29 +205,30 @@ my @sizing_cols = qw(experiment variant status ops seconds p50_us p99_us max_us 
   vcsw filesystem extents size_histogram);
 my $sizing_runs = runs_open($sizing_runs_file, qw(fs round), @sizing_cols, @settle_cols);
 my %sized;    # fs/sessions -> sizing -> [rows]
-for my $round (1 .. $rounds)
-{
-	for my $fs (@fs)
+my %fs_named = map { $_->{name} => $_ } @fs;
+my @sizing_cells = map { my $fs = $_; map { "$fs->{name}/$_" } @sizing_sessions } @fs;
+my $sizing_took = repeat_rounds('extend-sizing', \@sizing_cells, $rounds, sub {
+	my ($key, $round, $label) = @_;
+	my ($name, $n) = split m{/}, $key;
+	my $fs = $fs_named{$name};
+	my %m;
+	for my $sizing ($round % 2 ? @sizings : reverse @sizings)
 	{
-		for my $n (@sizing_sessions)
-		{
-			for my $sizing ($round % 2 ? @sizings : reverse @sizings)
-			{
-				cell("extend sized by $sizing, $fs->{name}, $n sessions, round $round/$rounds");
-				my $start = settle_fs($fs->{dir});
-				my $r = bench_query($node,
-					"SELECT * FROM uringprobe_extend('$fs->{dir}', 'mdzeroextend', 'sync', total_mb => $mb, "
-					  . "write_data => true, sessions => $n, sizing => '$sizing', seed => $round)");
-				run_row($sizing_runs, $fs->{name}, $round, (map { $r->{$_} } @sizing_cols), @$start{@settle_cols});
-				push @{ $sized{"$fs->{name}/$n"}{$sizing} }, $r;
-			}
-		}
+		cell("extend sized by $sizing, $name, $n sessions, $label");
+		my $start = settle_fs($fs->{dir});
+		my $r = bench_query($node,
+			"SELECT * FROM uringprobe_extend('$fs->{dir}', 'mdzeroextend', 'sync', total_mb => $mb, "
+			  . "write_data => true, sessions => $n, sizing => '$sizing', seed => $round)");
+		run_row($sizing_runs, $name, $round, (map { $r->{$_} } @sizing_cols), @$start{@settle_cols});
+		push @{ $sized{$key}{$sizing} }, $r;
+		$m{$sizing} = $r->{seconds};
 	}
-}
+	return \%m;
+});
 close $sizing_runs;
 my $sz = tsv_open($sizing_file, qw(fs sessions status rounds waiters_s waiters_range prior_s prior_range
 	  ratio waiters_switches prior_switches waiters_blocks prior_blocks waiters_fallocates
-	  waiters_zero_writes prior_fallocates prior_zero_writes));
+	  waiters_zero_writes prior_fallocates prior_zero_writes ratio_ci95 ratio_verdict));
 for my $fs (@fs)
 {
 	for my $n (@sizing_sessions)
@@ -224,14 +240,15 @@ for my $fs (@fs)
 			$m{w}{$c} = median(map { $_->{$c} } @$w);
 			$m{p}{$c} = median(map { $_->{$c} } @$p);
 		}
-		tsv_row($sz, $fs->{name}, $n, 'ok', $rounds, sprintf('%.3f', $m{w}{seconds}),
+		tsv_row($sz, $fs->{name}, $n, 'ok', $sizing_took->{"$fs->{name}/$n"}, sprintf('%.3f', $m{w}{seconds}),
 			spread(map { $_->{seconds} } @$w), sprintf('%.3f', $m{p}{seconds}),
 			spread(map { $_->{seconds} } @$p), sprintf('%.2f', $m{w}{seconds} / $m{p}{seconds}),
 			$m{w}{switches}, $m{p}{switches}, sprintf('%.1f', $m{w}{mean_extension_blocks}),
 			sprintf('%.1f', $m{p}{mean_extension_blocks}), $m{w}{fallocates}, $m{w}{zero_writes},
-			$m{p}{fallocates}, $m{p}{zero_writes});
+			$m{p}{fallocates}, $m{p}{zero_writes},
+			ratio_interval([ map { $_->{seconds} } @$w ], [ map { $_->{seconds} } @$p ]));
 	}
 }
-tsv_row($sz, $_->{name}, '', "not measured: $_->{status}", ('') x 16) for @$fs_missing;
+tsv_row($sz, $_->{name}, '', "not measured: $_->{status}", ('') x 18) for @$fs_missing;
 close $sz;
 $node->stop;

@@ -72,8 +72,8 @@ while (my $line = <$cf>)
 	chomp $line;
 	my ($t, $name) = split /\t/, $line, 2;
 	next unless defined $name;
-	# a cell's rounds (runs) are one group
-	(my $group = $name) =~ s/,? (?:round|run) \d+\/\d+//;
+	# a cell's rounds (runs), its extra rounds too, are one group
+	(my $group = $name) =~ s/,? (?:(?:extra )?round|run) \d+(?:\/\d+| \(at most \d+\))//;
 	push @cells, [ $t, $group ];
 }
 close $cf;

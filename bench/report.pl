@@ -29,6 +29,8 @@ use Getopt::Long;
 use JSON::PP;
 use MIME::Base64;
 use Uringprobe::TextTable;
+use Uringprobe::Stats;
+use Uringprobe::Findings;
 
 my $format = 'uringprobe-results/1';
 my $usage = "usage: report.pl RESULTS_DIR [--baseline DIR] [--threshold PCT]\n"
@@ -83,10 +85,6 @@ my $dir = shift @ARGV or die $usage;
 -f "$dir/run.tsv" && -f "$dir/report.list"
   or die "$dir is not the results directory of a make bench run (no run.tsv and report.list)\n";
 $threshold > 0 or die "the threshold must be a positive percentage, got $threshold\n";
-my $noisy_pct = 10;
-# A run measured while the machine was visibly busy elsewhere: more than
-# this share of its CPU stolen by the hypervisor, or used by other processes.
-my ($disturbed_steal_pct, $disturbed_foreign_pct) = (5, 10);
 
 # How each benchmark's runs are told apart and what they measure: the
 # columns naming a cell, and each metric with the direction that is better.
@@ -156,12 +154,8 @@ sub cells_of
 			next unless defined $v && $v =~ /^[\d.]+$/;
 			$by_key{$id}{"max_$w"} = $v if $v > ($by_key{$id}{"max_$w"} // -1);
 		}
-		if (exists $col{steal_pct})
-		{
-			my ($st, $fc) = map { $row->[ $col{$_} ] // '' } qw(steal_pct foreign_cpu_pct);
-			$by_key{$id}{disturbed}++
-			  if ($st =~ /^[\d.]+$/ && $st > $disturbed_steal_pct) || ($fc =~ /^[\d.]+$/ && $fc > $disturbed_foreign_pct);
-		}
+		$by_key{$id}{disturbed}++
+		  if exists $col{steal_pct} && disturbed(map { $row->[ $col{$_} ] } qw(steal_pct foreign_cpu_pct));
 	}
 	my @cells;
 	for my $id (@order)
@@ -170,8 +164,9 @@ sub cells_of
 		{
 			my @v = sort { $a <=> $b } @{ $by_key{$id}{values}{ $m->[0] } // [] };
 			next unless @v;
-			my $median = @v % 2 ? $v[$#v / 2] : ($v[@v / 2 - 1] + $v[@v / 2]) / 2;
-			my $spread = $median ? ($v[-1] - $v[0]) / abs($median) * 100 : 0;
+			my $median = median(@v);
+			my $spread = robust_spread(@v) // 0;
+			my $range = range_spread(@v) // 0;
 			push @cells,
 			  {
 				benchmark => $spec->{name} // $spec->{bench},
@@ -190,6 +185,7 @@ sub cells_of
 				min => $v[0] + 0,
 				max => $v[-1] + 0,
 				spread_pct => sprintf('%.1f', $spread) + 0,
+				range_pct => sprintf('%.1f', $range) + 0,
 				noisy => ($spread > $noisy_pct ? JSON::PP::true : JSON::PP::false),
 			  };
 		}
@@ -298,14 +294,14 @@ sub spread_rows
 	my $cells = $cells_of_spec{ $spec->{file} };
 	return unless @$cells;
 	my $weather = grep { exists $_->{max_steal_pct} } @$cells;
-	my @head = (@{ $spec->{key} }, qw(metric runs median min max spread%), '');
+	my @head = (@{ $spec->{key} }, qw(metric runs median min max range% spread%), '');
 	push @head, qw(steal% foreign% disturbed) if $weather;
 	push @head, qw(baseline ratio worse% verdict) if %baseline_info;
 	my @rows = (\@head);
 	for my $c (@$cells)
 	{
 		my @r = ((map { $c->{key}{$_} } @{ $spec->{key} }), $c->{metric}, $c->{runs},
-			fmt_num($c->{median}), fmt_num($c->{min}), fmt_num($c->{max}), $c->{spread_pct},
+			fmt_num($c->{median}), fmt_num($c->{min}), fmt_num($c->{max}), $c->{range_pct}, $c->{spread_pct},
 			$c->{noisy} ? 'noisy' : '');
 		push @r, $c->{max_steal_pct} // '', $c->{max_foreign_cpu_pct} // '', $c->{disturbed_runs} // '' if $weather;
 		push @r, fmt_num($c->{baseline_median}), $c->{ratio} // '', $c->{worse_pct} // '',
@@ -322,7 +318,9 @@ sub spread_caption
 	my $cells = $cells_of_spec{ $spec->{file} };
 	my $noisy = grep { $_->{noisy} } @$cells;
 	my $disturbed = grep { $_->{disturbed_runs} } @$cells;
-	return "spread of the repetitions ($spec->{file}): median, min-max; $noisy of "
+	return "spread of the repetitions ($spec->{file}): median, min-max, range% (max - min) and spread% "
+	  . "(1.4826 x the median absolute deviation: the runs' standard deviation were they normal, blind to "
+	  . "one stray run) in percent of the median; $noisy of "
 	  . scalar(@$cells) . " cells spread more than $noisy_pct% (noisy)"
 	  . ((grep { exists $_->{max_steal_pct} } @$cells)
 		? "; steal% and foreign%: the most of a run's CPU stolen by the hypervisor or used by other "
@@ -371,9 +369,9 @@ sub perf_items
 	return @items;
 }
 
-# The report's items from report.list, each benchmark's spread tables after
-# its section.
-my @items;
+# The report's items from report.list, each benchmark's kernel profile
+# after its section's tables; the spread of the repetitions at the end.
+my (@items, @appendix);
 for my $row (read_tsv("$dir/report.list"))
 {
 	my ($kind, @args) = @$row;
@@ -383,7 +381,7 @@ for my $row (read_tsv("$dir/report.list"))
 		for my $spec (grep { $_->{bench} eq $args[0] } @specs)
 		{
 			my @rows = spread_rows($spec) or next;
-			push @items, { kind => 'spread', caption => spread_caption($spec), rows => \@rows };
+			push @appendix, { kind => 'spread', caption => spread_caption($spec), rows => \@rows };
 		}
 		push @items, perf_items($args[0]);
 		next;
@@ -391,7 +389,7 @@ for my $row (read_tsv("$dir/report.list"))
 	push @items, { kind => $kind, caption => $args[2], file => $args[0], width => $args[1] } if $kind eq 'table';
 	push @items, { kind => 'plot', name => $args[0] } if $kind eq 'plot';
 }
-# spread sections belong after the tables of their benchmark
+# kernel profiles belong after the tables of their benchmark
 my @ordered;
 my @pending;
 for my $item (@items)
@@ -402,11 +400,46 @@ for my $item (@items)
 }
 push @ordered, @pending;
 
+# The adaptive repetitions (rounds.tsv): per benchmark, the cells that took
+# more rounds than their benchmark's, what those cost, and the cells still
+# noisy when the most rounds allowed were reached, with why.
+my @rounds = -f "$dir/rounds.tsv" ? read_tsv("$dir/rounds.tsv") : ();
+my $rounds_head = shift @rounds;
+my %rc = map { $rounds_head->[$_] => $_ } 0 .. $#{ $rounds_head // [] };
+my @unsteady = grep { $_->[ $rc{state} ] ne 'steady' } @rounds;
+my $rounds_item;
+if (@rounds)
+{
+	my (%sum, @benches);
+	for my $r (@rounds)
+	{
+		my $b = $r->[ $rc{benchmark} ];
+		push @benches, $b unless $sum{$b};
+		my $extra = $r->[ $rc{rounds} ] - $r->[ $rc{base_rounds} ];
+		$sum{$b}{cells}++;
+		$sum{$b}{repeated}++ if $extra > 0;
+		$sum{$b}{extra} += $extra;
+		$sum{$b}{seconds} += $r->[ $rc{extra_seconds} ];
+		$sum{$b}{disturbed} += $r->[ $rc{disturbed_rounds} ];
+		$sum{$b}{unsteady}++ if $r->[ $rc{state} ] ne 'steady';
+	}
+	my @rows = ([qw(benchmark cells repeated extra_rounds extra_seconds disturbed_rounds still_noisy)]);
+	push @rows, [ $_, $sum{$_}{cells}, $sum{$_}{repeated} // 0, $sum{$_}{extra}, sprintf('%.0f', $sum{$_}{seconds}),
+		$sum{$_}{disturbed}, $sum{$_}{unsteady} // 0 ] for @benches;
+	$rounds_item = { kind => 'spread', rows => \@rows,
+		caption => "adaptive repetitions (rounds.tsv): a cell still noisy (spread above $noisy_pct%) or with a "
+		  . "disturbed run after its benchmark's rounds got more, one round at a time, up to "
+		  . ($config{URINGPROBE_MAX_ROUNDS} ? "$config{URINGPROBE_MAX_ROUNDS} rounds (MAX_ROUNDS)" : 'twice as many')
+		  . "; per benchmark the cells that did, their extra rounds and seconds, and the cells still noisy at the most:" };
+}
+
 sub cell_label
 {
 	my ($c) = @_;
 	return join(' ', map { "$_=$c->{key}{$_}" } sort keys %{ $c->{key} });
 }
+
+my @findings = findings($dir, $run{benchmarks}, $run{kernel} // '');
 
 my @head_lines = (
 	"Machine: $run{machine}",
@@ -434,7 +467,19 @@ my $md = "# uringprobe: make bench, $run{started}\n\n" . join("\n", @head_lines)
 $md .= "\n" . join("\n", map { s/^- /  - /r } @baseline_lines) . "\n" if @baseline_lines;
 $md .= "\nFAILED: the run ended early: $error. What had been measured until then is below.\n" if defined $error;
 $md .= "\nFAILED benchmarks (their logs are in logs/): @failed\n" if @failed;
-for my $item (@ordered)
+if (@findings)
+{
+	$md .= "\n## What this run found\n\nEach report uringprobe is built around: what it reported, what this run "
+	  . "measured (ratios of medians, with their 95% bootstrap interval over the runs), and the verdict.\n";
+	for my $f (@findings)
+	{
+		$md .= "\n**Report $f->{report}, $f->{title}: $f->{verdict}**\n\n- reported: $f->{reported}\n"
+		  . ($f->{here} ne '' ? "- here: $f->{here}\n" : '') . ($f->{advice} ? "- advice: $f->{advice}\n" : '');
+	}
+}
+my $repetitions_title = 'repetitions: how steady each cell was';
+my @tail = ($rounds_item // (), @appendix);
+for my $item (@ordered, (@tail ? ({ kind => 'section', title => $repetitions_title }, @tail) : ()))
 {
 	if ($item->{kind} eq 'section') { $md .= "\n## $item->{title}\n"; }
 	elsif ($item->{kind} eq 'table')
@@ -446,6 +491,11 @@ for my $item (@ordered)
 		$md .= "\n$item->{caption}\n\n```\n" . text_table($item->{rows}, $item->{width} // 40) . "```\n";
 	}
 	elsif ($item->{kind} eq 'plot') { $md .= "\nPlot: $item->{name}.png, $item->{name}.svg\n"; }
+}
+if (@unsteady)
+{
+	$md .= "\nThe cells still noisy, and why:\n\n"
+	  . join('', map { "- $_->[ $rc{benchmark} ] $_->[ $rc{cell} ]: $_->[ $rc{state} ]\n" } @unsteady);
 }
 
 # report.html
@@ -486,6 +536,18 @@ $html .= '<p class="failed"><b>FAILED</b>: the run ended early: ' . esc($error)
   . ". What had been measured until then is below.</p>\n" if defined $error;
 $html .= '<p class="failed"><b>FAILED benchmarks</b> (their logs are in logs/): ' . esc("@failed") . "</p>\n"
   if @failed;
+if (@findings)
+{
+	$html .= "<h2>What this run found</h2>\n<p>Each report uringprobe is built around: what it reported, what this run "
+	  . "measured (ratios of medians, with their 95% bootstrap interval over the runs), and the verdict.</p>\n";
+	for my $f (@findings)
+	{
+		$html .= '<div class="finding"><p><b>Report ' . esc("$f->{report}, $f->{title}") . ': <span class="verdict">'
+		  . esc($f->{verdict}) . "</span></b></p>\n<ul><li>reported: " . esc($f->{reported}) . "</li>\n"
+		  . ($f->{here} ne '' ? '<li>here: ' . esc($f->{here}) . "</li>\n" : '')
+		  . ($f->{advice} ? '<li>advice: ' . esc($f->{advice}) . "</li>\n" : '') . "</ul></div>\n";
+	}
+}
 for my $item (@ordered)
 {
 	if ($item->{kind} eq 'section') { $html .= '<h2>' . esc($item->{title}) . "</h2>\n"; }
@@ -509,6 +571,23 @@ for my $item (@ordered)
 		  . "href=\"data:image/png;base64,$png\">$item->{name}.png</a></figcaption></figure>\n";
 	}
 }
+if (@tail)
+{
+	# the spread of every cell, folded: the tables above are the results
+	$html .= '<h2>' . esc($repetitions_title) . "</h2>\n";
+	$html .= '<p>' . esc($rounds_item->{caption}) . "</p>\n" . html_table($rounds_item->{rows}) if $rounds_item;
+	if (@unsteady)
+	{
+		$html .= '<details><summary>' . scalar(@unsteady) . " cells still noisy, and why</summary>\n<ul>\n"
+		  . join('', map { '<li>' . esc("$_->[ $rc{benchmark} ] $_->[ $rc{cell} ]: $_->[ $rc{state} ]") . "</li>\n" } @unsteady)
+		  . "</ul></details>\n";
+	}
+	for my $item (@appendix)
+	{
+		$html .= '<details><summary>' . esc($item->{caption} =~ s/:$//r) . "</summary>\n" . html_table($item->{rows})
+		  . "</details>\n";
+	}
+}
 $html .= "</body></html>\n";
 
 # results.json
@@ -519,6 +598,8 @@ my %json = (
 	servers => \@servers,
 	preflight => \%preflight,
 	noisy_threshold_pct => $noisy_pct,
+	findings => \@findings,
+	rounds => [ map { my $r = $_; +{ map { $rounds_head->[$_] => $r->[$_] } 0 .. $#$rounds_head } } @rounds ],
 	cells => \@cells,
 	histograms => \@histograms);
 $json{baseline} = \%baseline_info if %baseline_info;

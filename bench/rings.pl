@@ -81,9 +81,10 @@ for my $server (@servers)
 	for my $rings (@ring_counts)
 	{
 		my (%cost, %maps, %why, $failed);
-		for my $round (1 .. $rounds)
-		{
-			cell("rings $server->{name} rings=$rings round $round/$rounds (backend, bare process)");
+		my $took = repeat_rounds('rings', ["$server->{name}/$rings"], $rounds, sub {
+			my (undef, $round, $label) = @_;
+			my %m;
+			cell("rings $server->{name} rings=$rings $label (backend, bare process)");
 			my $sql = "SET uringprobe.max_rings = 65536; "
 			  . "SELECT * FROM uringprobe_rings(rings => $rings, depth => 64, forks => $forks)";
 			ran("psql -d postgres -c '$sql'");
@@ -120,8 +121,13 @@ for my $server (@servers)
 					push @{ $cost{$variant}{$where}{call} },
 					  $v{$variant}{fork_call_p50_us} - $v{baseline}{fork_call_p50_us};
 				}
+				for my $variant (grep { $v{$_}{status} eq 'ok' } keys %v)
+				{
+					$m{"$where $variant $_"} = $v{$variant}{$_} for qw(p50_us fork_call_p50_us);
+				}
 			}
-		}
+			return \%m;
+		})->{"$server->{name}/$rings"};
 		for my $mode (@profile_only)
 		{
 			cell("rings $server->{name} rings=$rings, the $mode layout alone in the backend (kernel profile only)");
@@ -145,7 +151,7 @@ for my $server (@servers)
 				my $w = $_;
 				($w => { map { $_ => median(@{ $c->{$w}{$_} }) } qw(p50 cpu call) })
 			} qw(backend cli);
-			print $cmp join("\t", $server->{name}, $rings, $variant, 'ok', $rounds,
+			print $cmp join("\t", $server->{name}, $rings, $variant, 'ok', $took,
 				sprintf('%.1f', $m{backend}{p50}), sprintf('%.1f', $m{cli}{p50}),
 				cost_ratio($c->{backend}{p50}, $c->{cli}{p50}),
 				sprintf('%.1f', $m{backend}{cpu}), sprintf('%.1f', $m{cli}{cpu}),

@@ -15,6 +15,7 @@ use JSON::PP;
 use POSIX ();
 use PostgreSQL::Test::Utils;
 use Test::More;
+use IPC::Run ();
 use Time::HiRes ();
 use Uringprobe::Bench;
 use Uringprobe::Browser;
@@ -54,9 +55,14 @@ is_deeply([ glob("$dir/.[!.]*"), glob("$root/.[!.]*") ], [], 'no temporary or in
 # Progress: a line per cell, numbered through the whole run, with an ETA.
 my ($total) = $log =~ /\] (\d+) cells: /;
 ok($total, "the plan counted $total cells before the run");
-my @progress = $log =~ /^\[uringprobe [\d:]+\] \[(\d+)\/\Q$total\E, (?:\d+m)?\d+s, ETA [^\]]+\] \S/mg;
-is(scalar(@progress), $total, 'a progress line for every planned cell');
-is_deeply(\@progress, [ 1 .. $total ], 'numbered in order through the whole run');
+# Cells repeated because they were noisy add to the total as they come.
+my @progress = $log =~ /^\[uringprobe [\d:]+\] \[(\d+\/\d+), (?:\d+m)?\d+s, ETA [^\]]+\] \S/mg;
+my @numbers = map { (split m{/})[0] } @progress;
+my @totals = map { (split m{/})[1] } @progress;
+cmp_ok(scalar(@progress), '>=', $total, 'a progress line for every planned cell, and every added one');
+is_deeply(\@numbers, [ 1 .. scalar(@progress) ], 'numbered in order through the whole run');
+ok(!(grep { $totals[$_] < ($_ ? $totals[ $_ - 1 ] : $total) } 0 .. $#totals), 'the total only grows, from the plan\'s');
+is($totals[-1], scalar(@progress), 'the last line\'s total is the cells run');
 
 # results.csv: a row per cell and repetition of every benchmark, with a
 # benchmark column and every parameter as a column.
@@ -116,11 +122,24 @@ for my $b (@benches)
 {
 	like($md, qr/^## \Q$section{$b}\E/m, "report.md: a section for $b");
 }
-is(scalar(() = $md =~ /^## /mg), scalar(@benches), 'report.md: a section per benchmark');
-like($md, qr/^spread of the repetitions \(events-runs\.tsv\): median, min-max; \d+ of \d+ cells spread more than 10% \(noisy\)[;:]/m,
+is(scalar(() = $md =~ /^## /mg), scalar(@benches) + 2,
+	'report.md: a section per benchmark, the findings before them and the repetitions after');
+like($md, qr/\A(?:[^\n]*\n){3,14}\n## What this run found\n/, 'report.md: the findings right after the run\'s description');
+my @verdicts = $md =~ /^\*\*Report (\d), [^:*]+: ([^*]+)\*\*$/mg;
+is_deeply([ map { $verdicts[ 2 * $_ ] } 0 .. $#verdicts / 2 ], [ 1 .. 4 ], 'report.md: a finding per report');
+my @bad_verdicts = grep { !/^(?:reproduced|not reproduced here|not measurable here: \S)/ } map { $verdicts[ 2 * $_ + 1 ] } 0 .. $#verdicts / 2;
+is_deeply(\@bad_verdicts, [], 'report.md: each finding\'s verdict is reproduced, not reproduced here or not measurable here and why');
+like($md, qr/^- reported: .+\n- here: .*\d\.\d\dx \((?:95% interval \d+\.\d\d-\d+\.\d\d over \d+ and \d+ runs: (?:differs|no difference detectable)|too few runs \(\d+ and \d+, 3 a side needed\))\)/m,
+	'report.md: what the run measured, a ratio with its interval or why it has none');
+like($md, qr/^\*\*Report 2, [^*]+: not measurable here: the completions benchmark did not run recv with SQPOLL at depth 100\*\*$/m,
+	'report.md: report 2 (its cell not in the tiny profile) says why it is not measurable')
+  or diag($md =~ /^(\*\*Report 2.*)$/m);
+like($md, qr/\n## repetitions: how steady each cell was\n\nadaptive repetitions \(rounds\.tsv\)/,
+	'report.md: the repetitions last, opening with what the adaptive rounds did');
+like($md, qr/^spread of the repetitions \(events-runs\.tsv\): median, min-max, range% \(max - min\) and spread% \(1\.4826 x the median absolute deviation[^)]*\) in percent of the median; \d+ of \d+ cells spread more than 10% \(noisy\)[;:]/m,
 	'report.md: the spread of the repetitions, noisy cells counted');
-like($md, qr/^backend\s+epoll\s+1\s+self\s+ops_per_sec\s+2\s+\d+\s+\d+\s+\d+\s+[\d.]+/m,
-	'report.md: events cells with their 2 repetitions: median, min, max, spread')
+like($md, qr/^backend\s+epoll\s+1\s+self\s+ops_per_sec\s+[234]\s+\d+\s+\d+\s+\d+\s+[\d.]+\s+[\d.]+/m,
+	'report.md: events cells with their 2 to 4 repetitions: median, min, max, range, spread')
   or diag($md);
 unlike($md, qr/REGRESSION|FAILED/, 'report.md: no failure, no baseline');
 
@@ -165,6 +184,70 @@ for my $f (qw(extend.tsv completions.tsv events.tsv))
 			|| ($ci eq '' && $v =~ /^(too few runs \(\d+ and \d+, 3 a side needed\)|not measured)$/))
 	} grep { ($_->[ $c{status} ] // '') eq 'ok' } @rows;
 	is(scalar(@bad), 0, "$f: every interval is lo-hi with a verdict, or says why there is none");
+}
+
+# Adaptive repetitions: rounds.tsv, a row per cell of every benchmark that
+# repeats; a cell took its benchmark's rounds, more while noisy, at most
+# URINGPROBE_MAX_ROUNDS (the tiny profile: 3), and says why it stayed noisy.
+{
+	my ($h, @rows) = read_tsv("$dir/rounds.tsv");
+	is_deeply($h, [qw(benchmark cell base_rounds rounds spread_pct disturbed_rounds extra_seconds state)],
+		'rounds.tsv: its columns');
+	my %benches = map { $_->[0] => 1 } @rows;
+	is_deeply([ sort keys %benches ],
+		[ sort qw(rings churn extend extend-pgbench extend-sizing copy completions events) ],
+		'rounds.tsv: the cells of every benchmark that measures');
+	my @bad = grep {
+		my ($b, $cell, $base, $rounds, $spread, $dist, $secs, $state) = @$_;
+		$rounds < $base || $rounds > ($base > 3 ? $base : 3)
+		  || !($state eq 'steady' && ($spread eq '' || $spread <= 10)
+			|| ($state =~ /^noisy: spread ([\d.]+)% after (\d+) rounds, the most allowed$/ && $1 > 10 && $2 == 3)
+			|| ($state =~ /^disturbed: \d+ of (\d+) rounds, the most allowed$/ && $1 == 3))
+	} @rows;
+	is(scalar(@bad), 0, 'rounds.tsv: every cell within its rounds and the most allowed, steady or why not ('
+		  . scalar(@rows) . ' cells)') or diag(join("\n", map { join(' ', @$_) } @bad));
+	# the runs of each events cell in its runs file are the rounds it took
+	my ($eh, @erows) = read_tsv("$dir/events-runs.tsv");
+	my %ec = map { $eh->[$_] => $_ } 0 .. $#$eh;
+	my %runs;
+	$runs{"$_->[ $ec{variant} ]/$_->[ $ec{pipes} ]/$_->[ $ec{peer} ]"}++
+	  for grep { $_->[ $ec{where} ] eq 'backend' } @erows;
+	my @mismatch = grep { $_->[0] eq 'events' && $_->[1] ne 'reference' && ($runs{ $_->[1] } // 0) != $_->[3] } @rows;
+	is(scalar(@mismatch), 0, 'rounds.tsv: an events cell\'s rounds are its runs') or diag(join("\n", map { "@$_" } @mismatch));
+}
+
+# repeat_rounds itself, with measurements made up: a steady cell takes its
+# rounds; a noisy one more, up to the most allowed; one whose runs agree
+# but for one far off takes two more; a run while another process burns
+# the CPU is disturbed, kept, and earns its cell a round.
+{
+	my $unit = PostgreSQL::Test::Utils::tempdir;
+	local $ENV{URINGPROBE_ROUNDS_FILE} = "$unit/rounds-unit.tsv";
+	local $ENV{URINGPROBE_MAX_ROUNDS} = 6;
+	my $runs = runs_open("$unit/runs-unit.tsv", qw(cell round value));
+	my %seq = (steady => [ 1, 1.02, 0.99 ], noisy => [ 1, 1.3, 0.7, 1.5, 0.6, 1.4 ], stray => [ 1, 1.5, 1.02, 1.01, 0.98 ],
+		busy => [ 1, 1.01, 0.99, 1 ]);
+	my $took = repeat_rounds('unit', [qw(steady noisy stray busy)], 3, sub {
+		my ($id, $round, $label) = @_;
+		# a process busy from before the run to its end: other processes'
+		# CPU is counted for those alive at both ends
+		my $hog = $id eq 'busy' && $round == 2 ? IPC::Run::start([ 'yes' ], '>', '/dev/null') : undef;
+		cell("unit $id, $label");
+		Time::HiRes::sleep(0.6) if $hog;
+		run_row($runs, $id, $round, $seq{$id}[ $round - 1 ]);
+		$hog->kill_kill if $hog;
+		return { value => $seq{$id}[ $round - 1 ] };
+	});
+	close $runs;
+	is_deeply($took, { steady => 3, noisy => 6, stray => 5, busy => 4 },
+		'repeat_rounds: steady 3 rounds, noisy 6 (the most), one stray run 5, one disturbed run 4');
+	my ($h, @rows) = read_tsv("$unit/rounds-unit.tsv");
+	my %state = map { $_->[1] => $_ } @rows;
+	like($state{noisy}[7], qr/^noisy: spread 3\d\.\d% after 6 rounds, the most allowed$/, 'repeat_rounds: why a cell stayed noisy');
+	is($state{busy}[5], 1, 'repeat_rounds: the disturbed round counted');
+	is($state{busy}[7], 'steady', '... and the cell steady with a round more');
+	my ($rh, @runs_rows) = read_tsv("$unit/runs-unit.tsv");
+	is(scalar(grep { $_->[0] eq 'busy' } @runs_rows), 4, '... its disturbed run kept in the runs file');
 }
 
 # Every file run starts from the same state: synced, writeback back to its

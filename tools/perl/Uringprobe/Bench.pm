@@ -11,9 +11,11 @@ use PostgreSQL::Test::Utils ();
 use Test::More ();
 use Time::HiRes ();
 use Uringprobe::Cluster;
+use Uringprobe::Stats;
 
-our @EXPORT = qw(median least spread parse_rows tsv_open tsv_row bench_filesystems
-  cli_row plan_cells cell bench_query bench_command ran settle_fs @settle_cols runs_open run_row @weather_cols ratio_interval);
+our @EXPORT = (@Uringprobe::Stats::EXPORT,
+	qw(parse_rows tsv_open tsv_row bench_filesystems cli_row plan_cells cell bench_query bench_command
+	  ran settle_fs @settle_cols runs_open run_row @weather_cols repeat_rounds));
 
 # Progress. A script states how many measurements ("cells") it will make
 # with plan_cells() before it starts any cluster, and announces each with
@@ -27,7 +29,7 @@ our @EXPORT = qw(median least spread parse_rows tsv_open tsv_row bench_filesyste
 # same profile) plus AFTER, the last run's seconds for the benchmarks still
 # to come; where the last run says nothing ('-'), the whole run's pace.
 my ($cells_before, $cells_total, $run_start, $cells_here, $planned_here) = (0, 0, Time::HiRes::time, 0, 0);
-my ($prev_rate, $after, $script_start) = ('-', '-', Time::HiRes::time);
+my ($prev_rate, $after, $script_start, $added_here) = ('-', '-', Time::HiRes::time, 0);
 my $current_cell = '';
 
 sub plan_cells
@@ -145,12 +147,15 @@ sub runs_open
 	$runs_columns{ fileno($fh) } = scalar(@cols);
 	return $fh;
 }
+my @disturbed_runs;    # the runs written since repeat_rounds began a round that the weather disturbed
 sub run_row
 {
 	my ($fh, @values) = @_;
 	my $n = $runs_columns{ fileno($fh) } // scalar(@values);
 	push @values, '' while @values < $n;
-	return tsv_row($fh, @values, weather_now());
+	my @weather = weather_now();
+	push @disturbed_runs, "steal $weather[0]%, foreign $weather[1]%" if disturbed(@weather[ 0, 1 ]);
+	return tsv_row($fh, @values, @weather);
 }
 
 # A file run's starting state, the same for every run: before its clock
@@ -221,7 +226,15 @@ sub note_cell_time
 	close $fh or die "cannot write $file: $!\n";
 	return;
 }
-END { note_cell_time('(end)') if $cells_here; }
+END
+{
+	note_cell_time('(end)') if $cells_here;
+	# how many cells repeat_rounds added to the plan, for tools/run-bench
+	if (my $file = $ENV{URINGPROBE_EXTRA_CELLS})
+	{
+		if (open my $fh, '>', $file) { print $fh $added_here, "\n"; close $fh; }
+	}
+}
 
 sub cell
 {
@@ -231,6 +244,9 @@ sub cell
 	weather_start();
 	my $now = Time::HiRes::time;
 	my $done_here = $cells_here++;
+	# a cell repeat_rounds added: the totals grow by it
+	($planned_here, $cells_total, $added_here) = ($planned_here + 1, $cells_total + 1, $added_here + 1)
+	  if $cells_here > $planned_here;
 	my $done = $cells_before + $done_here;
 	my $elapsed = $now - $run_start;
 	my $rate_here = $done_here ? ($now - $script_start) / $done_here : $prev_rate;
@@ -246,49 +262,96 @@ sub cell
 	return;
 }
 
-# Median of the defined, non-empty values; '' when there are none.
-sub median
+# Adaptive repetitions. repeat_rounds(NAME, \@cells, ROUNDS, RUN) measures
+# each cell (an id) in rounds: RUN->($id, $round, $label) runs one round of
+# it — every side it compares, each through cell() and run_row() — and
+# returns that round's measurement of each metric the report shows for it
+# ({ "backend seconds" => 0.15, "cli seconds" => 0.16, ... }; '' or undef
+# where a run failed). First ROUNDS rounds of every cell, round by round
+# (so that a slow drift of the machine spreads over all of them); then,
+# while some cells are not steady and max_rounds(ROUNDS) is not reached,
+# another round of those cells only. A cell is steady when every metric
+# has ROUNDS runs not disturbed and a spread (robust_spread) within
+# $noisy_pct. A disturbed run (more than $disturbed_steal_pct of its CPU
+# stolen, or $disturbed_foreign_pct used by other processes) stays in the
+# runs file and the medians; the cell gets a round more for it. A cell
+# whose runs' range is above $noisy_pct has at least ROUNDS + 2. Each
+# cell's outcome is added to the file URINGPROBE_ROUNDS_FILE names (make
+# bench: rounds.tsv): benchmark, cell, its rounds, the rounds it took, the
+# largest spread, the disturbed rounds, the seconds of its extra rounds,
+# and its state: steady, or why it stayed noisy. Returns { id => rounds }.
+our @rounds_cols = qw(benchmark cell base_rounds rounds spread_pct disturbed_rounds extra_seconds state);
+sub max_rounds
 {
-	my @v = sort { $a <=> $b } grep { defined && $_ ne '' } @_;
-	return '' unless @v;
-	return @v % 2 ? $v[$#v / 2] : ($v[@v / 2 - 1] + $v[@v / 2]) / 2;
+	my ($rounds) = @_;
+	my $cap = $ENV{URINGPROBE_MAX_ROUNDS} || 2 * $rounds;
+	return $cap < $rounds ? $rounds : $cap;
 }
-
-sub least { my @v = sort { $a <=> $b } @_; return $v[0]; }
-
-# The ratio of the medians of two sides' runs (\@x over \@y) with its 95%
-# bootstrap interval: 2000 resamples of each side with replacement, the
-# 2.5th and 97.5th percentiles of their ratios of medians, from a fixed
-# seed so that the same runs always give the same interval. Returns the
-# interval as "lo-hi" and a verdict: "differs" when it excludes 1, "no
-# difference detectable" when it holds it; fewer than 3 runs a side give no
-# interval. With 3 runs a side the interval is about that of the extreme
-# runs: only runs that do not overlap differ.
-sub ratio_interval
+sub repeat_rounds
 {
-	my ($x, $y) = @_;
-	my @x = grep { defined && $_ ne '' } @$x;
-	my @y = grep { defined && $_ ne '' } @$y;
-	return ('', 'not measured') unless @x && @y;
-	return ('', 'too few runs (' . scalar(@x) . ' and ' . scalar(@y) . ', 3 a side needed)') if @x < 3 || @y < 3;
-	my $state = 20261202;
-	my $draw = sub { $state = ($state * 1103515245 + 12345) % 2147483648; return $state / 2147483648; };
-	my @ratios;
-	for (1 .. 2000)
+	my ($name, $cells, $rounds, $run) = @_;
+	my $cap = max_rounds($rounds);
+	my (%values, %took, %disturbed, %extra_s);
+	my $one = sub {
+		my ($id, $round) = @_;
+		my $label = $round <= $rounds ? "round $round/$rounds" : "extra round $round (at most $cap)";
+		my $t0 = Time::HiRes::time;
+		@disturbed_runs = ();
+		my $m = $run->($id, $round, $label) // {};
+		$disturbed{$id}++ if @disturbed_runs;
+		$took{$id} = $round;
+		$extra_s{$id} += Time::HiRes::time - $t0 if $round > $rounds;
+		push @{ $values{$id}{$_} }, $m->{$_} for keys %$m;
+	};
+	my $worst = sub {
+		my ($id) = @_;
+		my ($w) = sort { $b <=> $a } grep { defined } map { robust_spread(@$_) } values %{ $values{$id} };
+		return $w;
+	};
+	# with a range above $noisy_pct, the spread is taken over at least
+	# ROUNDS + 2 runs: that of 3 runs is their smaller gap, blind to which
+	# of the other two is off
+	my $sure = $rounds + 2 > $cap ? $cap : $rounds + 2;
+	my $steady = sub {
+		my ($id) = @_;
+		return 0 if $took{$id} - ($disturbed{$id} // 0) < $rounds;
+		my $w = $worst->($id);
+		return 1 unless defined $w;
+		return 0 if $w > $noisy_pct;
+		return $took{$id} >= $sure
+		  || !grep { my $r = range_spread(@$_); defined $r && $r > $noisy_pct } values %{ $values{$id} };
+	};
+	for my $round (1 .. $rounds)
 	{
-		my $my = median(map { $y[ int($draw->() * @y) ] } @y);
-		my $mx = median(map { $x[ int($draw->() * @x) ] } @x);
-		push @ratios, $mx / $my if $my;
+		$one->($_, $round) for @$cells;
 	}
-	return ('', 'not measured') unless @ratios;
-	@ratios = sort { $a <=> $b } @ratios;
-	my ($lo, $hi) = @ratios[ int(0.025 * @ratios), int(0.975 * @ratios) - 1 ];
-	return (sprintf('%.2f-%.2f', $lo, $hi), $lo > 1 || $hi < 1 ? 'differs' : 'no difference detectable');
+	for my $round ($rounds + 1 .. $cap)
+	{
+		my @more = grep { !$steady->($_) } @$cells;
+		last unless @more;
+		$one->($_, $round) for @more;
+	}
+	if (my $file = $ENV{URINGPROBE_ROUNDS_FILE})
+	{
+		my $new = !-s $file;
+		open my $fh, '>>', $file or die "cannot write $file: $!\n";
+		print $fh join("\t", @rounds_cols), "\n" if $new;
+		for my $id (@$cells)
+		{
+			my $w = $worst->($id);
+			my $state =
+			    $steady->($id) ? 'steady'
+			  : !defined $w ? 'not measured'
+			  : $w > $noisy_pct ? sprintf('noisy: spread %.1f%% after %d rounds, the most allowed', $w, $took{$id})
+			  :                   "disturbed: $disturbed{$id} of $took{$id} rounds, the most allowed";
+			(my $cell = $id) =~ s/\t/ /g;
+			print $fh join("\t", $name, $cell, $rounds, $took{$id}, defined $w ? sprintf('%.1f', $w) : '',
+				$disturbed{$id} // 0, sprintf('%.1f', $extra_s{$id} // 0), $state), "\n";
+		}
+		close $fh or die "cannot write $file: $!\n";
+	}
+	return \%took;
 }
-
-# "min-max" of the values, to two decimals.
-sub spread { my @v = sort { $a <=> $b } @_; return sprintf('%.2f-%.2f', $v[0], $v[-1]); }
-
 
 # What each cell ran, to rerun one by hand: "cell<TAB>command" lines added
 # to the file named by URINGPROBE_CELL_COMMANDS (make bench: cells.tsv).

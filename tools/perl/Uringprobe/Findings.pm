@@ -1,0 +1,297 @@
+# The report's first screen: for each of the four reports uringprobe is
+# built around, the effect it reported, what this run measured of it (a
+# ratio of medians with its 95% bootstrap interval over the runs), a
+# verdict — reproduced, not reproduced here, or not measurable here and
+# why — and the advice where the measurements give one. Read from a make
+# bench results directory's runs files; nothing is measured here.
+package Uringprobe::Findings;
+
+use strict;
+use warnings;
+use Exporter 'import';
+use Uringprobe::Stats;
+use Uringprobe::TextTable qw(read_tsv);
+
+our @EXPORT = qw(findings);
+
+# Each report: its title and the effect it reported.
+my %reports = (
+	1 => [ 'PostgreSQL 18 io_uring, one ring per backend',
+		'with io_method=io_uring, connections slower and the postmaster busier: every fork and exit '
+		  . 'pays for the mappings of one ring per possible backend; fixed by one memory region (IORING_SETUP_NO_MMAP)' ],
+	2 => [ 'SQPOLL, the completion ring committed per CQE',
+		'at 800k UDP packets/s, 100 receives in flight on an SQPOLL ring, one re-submitted per completion: '
+		  . 'a quarter of the SQ thread\'s CPU committing the completion ring once per CQE (batched since Linux 5.9)' ],
+	3 => [ 'PostgreSQL 16, concurrent COPY on XFS',
+		'concurrent COPY into one table slower than PostgreSQL 15 from 2 clients on XFS: extensions sized '
+		  . 'by the lock waiters make mdzeroextend alternate fallocate and zeros; fixed by 82a4edab' ],
+	4 => [ 'io_uring polling against epoll',
+		'an event loop on io_uring poll slower than on epoll: each one-shot POLL_ADD is re-armed, then waits '
+		  . 'and is woken, unless the kernel offers multishot polling' ],
+);
+sub finding_of { my ($n) = @_; return (report => $n, title => $reports{$n}[0], reported => $reports{$n}[1]); }
+
+# The runs of a runs file as hashes by column, those that ran ('ok').
+sub runs_of
+{
+	my ($dir, $file) = @_;
+	return [] unless -f "$dir/$file";
+	my ($h, @rows) = read_tsv("$dir/$file");
+	my @runs = map { my $r = $_; +{ map { $h->[$_] => $r->[$_] } 0 .. $#$h } } @rows;
+	return [ grep { ($_->{status} // 'ok') eq 'ok' } @runs ];
+}
+
+# The values of $metric in the runs matching every column => value given.
+sub values_of
+{
+	my ($runs, $metric, %match) = @_;
+	return [ grep { defined && $_ ne '' }
+		  map { $_->{$metric} } grep { my $r = $_; !grep { ($r->{$_} // '') ne $match{$_} } keys %match } @$runs ];
+}
+
+# x over y: the ratio of their medians, its interval and verdict; undef
+# when either side has no runs.
+sub compare
+{
+	my ($x, $y) = @_;
+	return undef unless @$x && @$y && median(@$y);
+	my ($ci, $verdict) = ratio_interval($x, $y);
+	return { ratio => median(@$x) / median(@$y), ci => $ci, verdict => $verdict, runs => [ scalar(@$x), scalar(@$y) ] };
+}
+
+# "1.95x (95% interval 1.90-2.01 over 3 and 3 runs: differs)"
+sub said
+{
+	my ($c) = @_;
+	return sprintf('%.2fx (%s)', $c->{ratio},
+		$c->{ci} ne '' ? "95% interval $c->{ci} over $c->{runs}[0] and $c->{runs}[1] runs: $c->{verdict}" : $c->{verdict});
+}
+
+sub more { my ($c) = @_; return $c && $c->{verdict} eq 'differs' && $c->{ratio} > 1; }
+sub less { my ($c) = @_; return $c && $c->{verdict} eq 'differs' && $c->{ratio} < 1; }
+
+# What a comparison says of an effect expected in a direction (1: x above
+# y, -1: below): [state, why], state 'yes', 'no', 'unmeasurable' (too few
+# runs) or '' (not measured).
+sub judged
+{
+	my ($c, $direction) = @_;
+	return [ '', '' ] unless $c;
+	return [ 'unmeasurable', $c->{verdict} ] if $c->{ci} eq '';
+	return [ ($direction > 0 ? more($c) : less($c)) ? 'yes' : 'no', '' ];
+}
+# Of several comparisons: yes if one is, no if one is not, else the first's.
+sub any_judged
+{
+	my @j = @_;
+	my ($yes) = grep { $_->[0] eq 'yes' } @j;
+	my ($no) = grep { $_->[0] eq 'no' } @j;
+	return $yes // $no // $j[0] // [ '', '' ];
+}
+# The verdict from the report's effect (its symptom: [judged, name, what
+# measures it where it was not]) and
+# its mechanism where it has one; $missing says what to run when neither
+# was measured.
+sub verdict
+{
+	my ($symptom, $mechanism, $missing) = @_;
+	my ($s, $sname, $hint) = @$symptom;
+	my ($m, $mname) = $mechanism ? @$mechanism : ([ '', '' ], '');
+	return 'reproduced' if $s->[0] eq 'yes';
+	return 'not reproduced here' . ($m->[0] eq 'yes' ? " ($sname; $mname is)" : '') if $s->[0] eq 'no';
+	my $why = $s->[0] eq 'unmeasurable' ? "$sname: $s->[1]" : "$sname not measured" . ($hint ? ": $hint" : '');
+	return "reproduced ($mname; $why)" if $m->[0] eq 'yes';
+	return "not reproduced here ($mname; $why)" if $m->[0] eq 'no';
+	return 'not measurable here: '
+	  . ($s->[0] eq 'unmeasurable' ? $why : $m->[0] eq 'unmeasurable' ? "$mname: $m->[1]" : $missing);
+}
+
+sub numerically { return sort { $a <=> $b } @_; }
+sub distinct { my %s; return grep { !$s{$_}++ } @_; }
+
+# Report 1: one ring per possible backend, mapped into the postmaster and
+# copied by every fork.
+sub rings_finding
+{
+	my ($dir) = @_;
+	my %f = finding_of(1);
+	my $churn = runs_of($dir, 'churn-runs.tsv');
+	my $rings = runs_of($dir, 'rings.tsv');
+	my @here;
+	my ($symptom, $fix);
+	if (grep { $_->{server} eq 'pg18-separate' } @$churn)
+	{
+		my ($mc) = reverse numerically(distinct(map { $_->{max_connections} }
+			  grep { $_->{server} eq 'pg18-separate' && $_->{io_method} eq 'io_uring' } @$churn));
+		if (defined $mc)
+		{
+			$symptom = compare(map { values_of($churn, 'conn_ms', server => 'pg18-separate', io_method => $_, max_connections => $mc) } qw(io_uring sync));
+			$fix = compare(map { values_of($churn, 'conn_ms', server => 'pg18-combined', io_method => $_, max_connections => $mc) } qw(io_uring sync));
+			push @here, "connection time io_uring / sync at max_connections $mc: pg18-separate " . said($symptom) if $symptom;
+			push @here, 'pg18-combined (one region) ' . said($fix) if $fix;
+			my $cost = $symptom
+			  ? median(@{ values_of($churn, 'conn_ms', server => 'pg18-separate', io_method => 'io_uring', max_connections => $mc) })
+			  - median(@{ values_of($churn, 'conn_ms', server => 'pg18-separate', io_method => 'sync', max_connections => $mc) })
+			  : 0;
+			$f{advice} = sprintf('PostgreSQL 18 with io_method=io_uring: build against a liburing with io_uring_queue_init_mem '
+				  . '(2.5 or later: one region, as pg18-combined), or set io_method=worker; here each connection paid '
+				  . '%.2f ms more at max_connections %d', $cost, $mc) if more($symptom);
+		}
+	}
+	my ($server) = grep { my $s = $_; grep { $_->{server} eq $s } @$rings } qw(pg18-separate pg18-combined pg15);
+	my $mechanism;
+	if ($server)
+	{
+		my ($n) = reverse numerically(distinct(map { $_->{rings} } grep { $_->{server} eq $server && $_->{variant} eq 'mmap' } @$rings));
+		$mechanism = defined $n
+		  ? compare(map { values_of($rings, 'p50_us', server => $server, where => 'backend', variant => $_, rings => $n) } qw(mmap no_mmap))
+		  : undef;
+		push @here, "fork and exit of a backend holding $n rings ($server), mmap layout / one region " . said($mechanism)
+		  if $mechanism;
+	}
+	$f{here} = join('; ', @here);
+	$f{verdict} = verdict([ judged($symptom, 1), 'the slower connections' ],
+		[ judged($mechanism, 1), 'the fork cost of the mappings' ],
+		'run the rings and churn benchmarks with pg18-separate');
+	return \%f;
+}
+
+# Report 2: the completion ring committed once per CQE by the SQPOLL thread.
+sub completions_finding
+{
+	my ($dir, $kernel) = @_;
+	my %f = finding_of(2);
+	my $runs = runs_of($dir, 'completions-runs.tsv');
+	my %seed = (where => 'backend', op => 'recv', flags_in_effect => 'sqpoll', depth => 100);
+	my $each = values_of($runs, 'sqpoll_ns_per_completion', %seed, resubmit => 'each');
+	my $batch = values_of($runs, 'sqpoll_ns_per_completion', %seed, resubmit => 'batch');
+	my @here;
+	push @here, sprintf('the SQPOLL thread\'s CPU per completion in the report\'s cell (recv, depth 100, replaced per CQE): %.0f ns', median(@$each)) if @$each;
+	my $c = compare($each, $batch);
+	push @here, 'per CQE / per batch ' . said($c) if $c;
+	my $share;
+	if (-f "$dir/perf-completions.tsv" && -f "$dir/perf.tsv")
+	{
+		my $cell = 'recv, flags sqpoll, depth 100, resubmit and reap each, backend';
+		my ($h, @rows) = read_tsv("$dir/perf-completions.tsv");
+		my ($col) = grep { $h->[$_] eq 'CQ posting, in the SQPOLL thread' } 0 .. $#$h;
+		my ($row) = grep { $_->[0] eq $cell } @rows;
+		my (%total);
+		for my $r (read_tsv("$dir/perf.tsv"))
+		{
+			$total{ $r->[2] } = $r->[8] if $r->[0] eq 'completions' && $r->[1] eq "completions $cell";
+		}
+		$share = 100 * ($row->[$col] / 100) * $total{all} / $total{sqpoll}
+		  if defined $col && $row && $total{all} && $total{sqpoll};
+		push @here, sprintf('CQ posting %.1f%% of the SQPOLL thread\'s samples (perf)', $share) if defined $share;
+	}
+	$f{here} = join('; ', @here);
+	$f{verdict} =
+	    !@$each ? 'not measurable here: the completions benchmark did not run recv with SQPOLL at depth 100'
+	  : !defined $share ? 'not measurable here: the report\'s figure is a share of the SQPOLL thread\'s kernel profile; run make bench PERF=1 as root'
+	  : $share >= 15 ? 'reproduced'
+	  : "not reproduced here: kernel $kernel posts completions in batches";
+	return \%f;
+}
+
+# Report 3: relation extension sized by lock waiters, mdzeroextend
+# alternating fallocate and zeros.
+sub extend_finding
+{
+	my ($dir) = @_;
+	my %f = finding_of(3);
+	my $sizing = runs_of($dir, 'extend-sizing-runs.tsv');
+	my $copy = runs_of($dir, 'copy-runs.tsv');
+	my @here;
+	my ($mechanism, @regression);
+	my ($fs) = grep { my $n = $_; grep { $_->{fs} eq $n } @$sizing, @$copy } qw(xfs ext4 btrfs);
+	if ($fs && @$sizing)
+	{
+		# the session count where the waiters sizing switched most
+		my ($n) = sort {
+			median(@{ values_of($sizing, 'switches', fs => $fs, sizing => 'waiters', sessions => $b) })
+			  <=> median(@{ values_of($sizing, 'switches', fs => $fs, sizing => 'waiters', sessions => $a) })
+		} grep { $_ >= 2 } distinct(map { $_->{sessions} } grep { $_->{fs} eq $fs } @$sizing);
+		if (defined $n)
+		{
+			$mechanism = compare(map { values_of($sizing, 'seconds', fs => $fs, sessions => $n, sizing => $_) } qw(waiters waiters_prior));
+			push @here, sprintf('extension sized by the waiters, %s, %d sessions: %s fallocate<->zeros switches '
+				  . 'without the fix, %s with it; time without / with %s', $fs, $n,
+				median(@{ values_of($sizing, 'switches', fs => $fs, sessions => $n, sizing => 'waiters') }),
+				median(@{ values_of($sizing, 'switches', fs => $fs, sessions => $n, sizing => 'waiters_prior') }),
+				said($mechanism)) if $mechanism;
+			# tmpfs has no disk: what the smaller extensions cost by their
+			# number alone, with no filesystem penalty
+			my $control = compare(map { values_of($sizing, 'seconds', fs => 'tmpfs', sessions => $n, sizing => $_) } qw(waiters waiters_prior));
+			push @here, "on tmpfs (no disk: the cost of more, smaller extensions alone) " . said($control) if $mechanism && $control;
+		}
+	}
+	if ($fs && grep { $_->{server} eq 'pg18-noprior' } @$copy)
+	{
+		my @worse;
+		for my $c (grep { $_ >= 2 } numerically(distinct(map { $_->{clients} } @$copy)))
+		{
+			my $pg15 = values_of($copy, 'seconds', server => 'pg15', fs => $fs, clients => $c);
+			my $r = compare(values_of($copy, 'seconds', server => 'pg18-noprior', fs => $fs, clients => $c), $pg15);
+			my $p = compare(values_of($copy, 'seconds', server => 'pg18-combined', io_method => 'sync',
+					file_extend_method => 'posix_fallocate', fs => $fs, clients => $c), $pg15);
+			next unless $r;
+			push @worse, "$c clients: pg18-noprior / pg15 " . said($r) . ($p ? ', pg18 / pg15 ' . said($p) : '');
+			push @regression, judged($r, 1);
+		}
+		push @here, "COPY on $fs: " . join('; ', @worse) if @worse;
+	}
+	$f{here} = join('; ', @here);
+	$f{verdict} = verdict([ any_judged(@regression), 'the COPY regression',
+			'it needs pg18-noprior, measured with PROFILE=full or SERVERS naming it' ],
+		[ judged($mechanism, 1), 'the alternation of extensions sized by the waiters' ],
+		'run the extend benchmark on a scratch XFS');
+	my $extend = runs_of($dir, 'extend-runs.tsv');
+	if ($fs && @$extend)
+	{
+		my ($n) = reverse numerically(distinct(map { $_->{sessions} } grep { $_->{fs} eq $fs } @$extend));
+		my %m = (fs => $fs, where => 'backend', interface => 'sync', sessions => $n);
+		my $z = compare(map { values_of($extend, 'seconds', %m, strategy => $_) } qw(mdzeroextend write_zeros));
+		$f{advice} = "on $fs, file_extend_method = write_zeros (PostgreSQL 18): mdzeroextend's mix took " . said($z)
+		  . " the time of zeros alone at $n sessions" if more($z);
+	}
+	return \%f;
+}
+
+# Report 4: io_uring one-shot polls against epoll in an event loop.
+sub events_finding
+{
+	my ($dir) = @_;
+	my %f = finding_of(4);
+	my $runs = runs_of($dir, 'events-runs.tsv');
+	my %m = (where => 'backend', pipes => 1, peer => 'self');
+	my $epoll = values_of($runs, 'ops_per_sec', %m, variant => 'epoll');
+	my $oneshot = compare(values_of($runs, 'ops_per_sec', %m, variant => 'uring_oneshot'), $epoll);
+	my $multi = compare(values_of($runs, 'ops_per_sec', %m, variant => 'uring_multishot'), $epoll);
+	my $multi_defer = compare(values_of($runs, 'ops_per_sec', %m, variant => 'uring_multishot_defer'), $epoll);
+	$f{here} = join('; ', ($oneshot ? 'events/s one-shot / epoll ' . said($oneshot) : ()),
+		($multi ? 'multishot / epoll ' . said($multi) : ()),
+		($multi_defer ? 'multishot + DEFER_TASKRUN / epoll ' . said($multi_defer) : ()));
+	$f{verdict} = verdict([ judged($oneshot, -1), 'one-shot polls slower than epoll' ], undef,
+		'run the events benchmark with one pipe and the waiter writing its own bytes');
+	$f{advice} = 'an event loop on io_uring: multishot polls (IORING_POLL_ADD_MULTI)'
+	  . ($multi_defer && !less($multi_defer) ? ' on a ring with DEFER_TASKRUN, which kept up with epoll here' : '')
+	  . ', never one-shot POLL_ADD re-armed per event'
+	  if less($oneshot) && $multi && $multi->{ratio} > $oneshot->{ratio};
+	return \%f;
+}
+
+# The findings of the benchmarks a run had.
+sub findings
+{
+	my ($dir, $benchmarks, $kernel) = @_;
+	my %ran = map { $_ => 1 } split ' ', $benchmarks // '';
+	my @f;
+	push @f, rings_finding($dir) if $ran{rings} || $ran{churn};
+	push @f, completions_finding($dir, $kernel) if $ran{completions};
+	push @f, extend_finding($dir) if $ran{extend} || $ran{copy};
+	push @f, events_finding($dir) if $ran{events};
+	return @f;
+}
+
+1;
