@@ -116,7 +116,7 @@ my $took = repeat_rounds('extend', \@side_by_side, $rounds, sub {
 		push @{ $seconds{$key}{"$where.p99"} }, $r->{p99_us};
 		push @{ $seconds{$key}{"$where.max"} }, $r->{max_us};
 		$last{$key} = $r if $where eq 'backend';
-		@m{ "$where seconds", "$where p99_us" } = @$r{qw(seconds p99_us)};
+		$m{$where} = $r->{seconds};
 	}
 	return \%m;
 });

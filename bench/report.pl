@@ -94,7 +94,7 @@ my @specs = (
 	{ bench => 'churn', file => 'churn-runs.tsv', key => [qw(server io_method max_connections)],
 	  metrics => [ [ conn_ms => 'lower' ], [ pm_cpu_us_per_conn => 'lower' ] ] },
 	{ bench => 'extend', file => 'extend-runs.tsv', key => [qw(fs where strategy interface sessions)],
-	  metrics => [ [ seconds => 'lower' ], [ p99_us => 'lower' ] ] },
+	  metrics => [ [ seconds => 'lower' ] ] },
 	{ bench => 'extend', file => 'extend-pgbench-runs.tsv', key => [qw(fs strategy clients)],
 	  metrics => [ [ seconds => 'lower' ] ], name => 'extend-pgbench' },
 	{ bench => 'extend', file => 'extend-sizing-runs.tsv', key => [qw(fs sizing sessions)],
@@ -429,7 +429,7 @@ if (@rounds)
 	$rounds_item = { kind => 'spread', rows => \@rows,
 		caption => "adaptive repetitions (rounds.tsv): a cell still noisy (spread above $noisy_pct%) or with a "
 		  . "disturbed run after its benchmark's rounds got more, one round at a time, up to "
-		  . ($config{URINGPROBE_MAX_ROUNDS} ? "$config{URINGPROBE_MAX_ROUNDS} rounds (MAX_ROUNDS)" : 'twice as many')
+		  . ($config{URINGPROBE_MAX_ROUNDS} ? "$config{URINGPROBE_MAX_ROUNDS} rounds (MAX_ROUNDS)" : 'two more')
 		  . "; per benchmark the cells that did, their extra rounds and seconds, and the cells still noisy at the most:" };
 }
 

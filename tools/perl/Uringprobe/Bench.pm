@@ -269,7 +269,8 @@ sub cell
 # ({ "backend seconds" => 0.15, "cli seconds" => 0.16, ... }; '' or undef
 # where a run failed). First ROUNDS rounds of every cell, round by round
 # (so that a slow drift of the machine spreads over all of them); then,
-# while some cells are not steady and max_rounds(ROUNDS) is not reached,
+# while some cells are not steady and max_rounds(ROUNDS) (ROUNDS + 2, or
+# URINGPROBE_MAX_ROUNDS) is not reached,
 # another round of those cells only. A cell is steady when every metric
 # has ROUNDS runs not disturbed and a spread (robust_spread) within
 # $noisy_pct. A disturbed run (more than $disturbed_steal_pct of its CPU
@@ -284,7 +285,7 @@ our @rounds_cols = qw(benchmark cell base_rounds rounds spread_pct disturbed_rou
 sub max_rounds
 {
 	my ($rounds) = @_;
-	my $cap = $ENV{URINGPROBE_MAX_ROUNDS} || 2 * $rounds;
+	my $cap = $ENV{URINGPROBE_MAX_ROUNDS} || $rounds + 2;
 	return $cap < $rounds ? $rounds : $cap;
 }
 sub repeat_rounds
