@@ -18,7 +18,7 @@
 # bench's SERVERS names; or
 # URINGPROBE_COPY_SERVERS.
 #
-#   perl bench/copy.pl RUNS.tsv TABLE.tsv EXTENDS.tsv
+#   perl bench/copy.pl RUNS.tsv TABLE.tsv EXTENDS.tsv RATIOS.tsv
 # TABLE.tsv has the seed's shape: a row per filesystem and client count,
 # per configuration (PostgreSQL 15 first, then the on-request servers,
 # then the others) the median seconds and their min-max. EXTENDS.tsv: per
@@ -39,8 +39,8 @@ use PostgreSQL::Test::Utils;
 use Uringprobe::Bench;
 use Uringprobe::Cluster;
 
-my ($runs_file, $table_file, $extends_file) = @ARGV;
-die "usage: copy.pl RUNS.tsv TABLE.tsv EXTENDS.tsv\n" unless $extends_file;
+my ($runs_file, $table_file, $extends_file, $ratios_file) = @ARGV;
+die "usage: copy.pl RUNS.tsv TABLE.tsv EXTENDS.tsv RATIOS.tsv\n" unless $ratios_file;
 my $total_mb = $ENV{URINGPROBE_COPY_MB} // 256;
 my $chunk_mb = $ENV{URINGPROBE_COPY_CHUNK_MB} // 16;
 my @clients = split ' ', ($ENV{URINGPROBE_COPY_CLIENTS} // '1 2 4 8');
@@ -267,3 +267,24 @@ for my $config (@configs)
 	}
 }
 close $ext;
+
+# The table's comparisons, each with its 95% bootstrap interval over the
+# runs: every configuration against the first (PostgreSQL 15 where it
+# ran), and the regression against the fixed server where both ran.
+my $ratios = tsv_open($ratios_file, qw(fs clients comparison ratio ratio_ci95 ratio_verdict));
+my ($fixed) = grep { m{^pg18-combined/sync/posix_fallocate$} } @configs;
+my ($regression) = grep { m{^pg18-noprior/} } @configs;
+my @pairs = ((map { [ $_, $configs[0] ] } @configs[ 1 .. $#configs ]), ($fixed && $regression ? [ $regression, $fixed ] : ()));
+for my $fs (@fs)
+{
+	for my $c (@clients)
+	{
+		for my $pair (@pairs)
+		{
+			my ($x, $y) = map { $seconds{$_}{ $fs->{name} }{$c} // [] } @$pair;
+			tsv_row($ratios, $fs->{name}, $c, "$pair->[0] / $pair->[1]",
+				@$x && @$y ? sprintf('%.2f', median(@$x) / median(@$y)) : '', ratio_interval($x, $y));
+		}
+	}
+}
+close $ratios;

@@ -37,13 +37,13 @@ my $out = runs_open($results_file, qw(server where round), @cols);
 open my $cmp, '>', $cmp_file or die "cannot write $cmp_file: $!\n";
 print $cmp join("\t", qw(server rings variant status rounds backend_cost_p50_us cli_cost_p50_us
 	  p50_ratio backend_cost_cpu_us cli_cost_cpu_us cpu_ratio backend_cost_fork_call_us
-	  cli_cost_fork_call_us fork_call_ratio backend_maps cli_maps)), "\n";
+	  cli_cost_fork_call_us fork_call_ratio backend_maps cli_maps p50_ratio_ci95 p50_ratio_verdict)), "\n";
 # A comparison row that measured nothing: the cell stays, blank, with why.
 sub unmeasured_row
 {
 	my ($server, $rings, $variant, $why) = @_;
 	$why =~ s/\s+/ /g;
-	print $cmp join("\t", $server, $rings, $variant, $why, $rounds, ('') x 11), "\n";
+	print $cmp join("\t", $server, $rings, $variant, $why, $rounds, ('') x 13), "\n";
 }
 # The ratio of two costs, each a difference of two noisy medians, or "~(+-N)"
 # when either cost is within the noise: its rounds do not agree on a sign
@@ -158,7 +158,10 @@ for my $server (@servers)
 				cost_ratio($c->{backend}{cpu}, $c->{cli}{cpu}),
 				sprintf('%.1f', $m{backend}{call}), sprintf('%.1f', $m{cli}{call}),
 				cost_ratio($c->{backend}{call}, $c->{cli}{call}),
-				$maps{backend}, $maps{cli}), "\n";
+				$maps{backend}, $maps{cli},
+				cost_ratio($c->{backend}{p50}, $c->{cli}{p50}) =~ /^~/
+				? ('', 'within the noise')
+				: ratio_interval($c->{backend}{p50}, $c->{cli}{p50})), "\n";
 		}
 	}
 	$node->stop;

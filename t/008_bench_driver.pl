@@ -37,7 +37,7 @@ my %tsv = (
 	churn => [qw(churn-runs.tsv churn.tsv)],
 	extend => [qw(extend-runs.tsv extend.tsv extend-pgbench.tsv extend-pgbench-runs.tsv extend-sizing.tsv
 		  extend-sizing-runs.tsv)],
-	copy => [qw(copy-runs.tsv copy.tsv copy-extends.tsv)],
+	copy => [qw(copy-runs.tsv copy.tsv copy-extends.tsv copy-ratios.tsv)],
 	completions => [qw(completions-runs.tsv completions.tsv)],
 	events => [qw(events-runs.tsv events.tsv)]);
 for my $f (map { @$_ } values %tsv)
@@ -248,6 +248,19 @@ for my $f (qw(extend.tsv completions.tsv events.tsv))
 	is($state{busy}[7], 'steady', '... and the cell steady with a round more');
 	my ($rh, @runs_rows) = read_tsv("$unit/runs-unit.tsv");
 	is(scalar(grep { $_->[0] eq 'busy' } @runs_rows), 4, '... its disturbed run kept in the runs file');
+}
+
+# COPY's comparisons: every configuration against pg15, each with its
+# interval or why it has none (the tiny profile: one round).
+{
+	my ($h, @rows) = read_tsv("$dir/copy-ratios.tsv");
+	is_deeply($h, [qw(fs clients comparison ratio ratio_ci95 ratio_verdict)], 'copy-ratios.tsv: its columns');
+	ok((grep { $_->[2] eq 'pg18-combined/sync/posix_fallocate / pg15/sync' } @rows), 'copy-ratios.tsv: pg18 against pg15');
+	my @bad = grep {
+		!(($_->[4] =~ /^\d+\.\d\d-\d+\.\d\d$/ && $_->[5] =~ /^(differs|no difference detectable)$/)
+			|| ($_->[4] eq '' && $_->[5] =~ /^(too few runs \(\d+ and \d+, 3 a side needed\)|not measured)$/))
+	} @rows;
+	is(scalar(@bad), 0, 'copy-ratios.tsv: every interval is lo-hi with a verdict, or says why there is none');
 }
 
 # Every file run starts from the same state: synced, writeback back to its
