@@ -423,14 +423,24 @@ if (@rounds)
 		$sum{$b}{disturbed} += $r->[ $rc{disturbed_rounds} ];
 		$sum{$b}{unsteady}++ if $r->[ $rc{state} ] ne 'steady';
 	}
-	my @rows = ([qw(benchmark cells repeated extra_rounds extra_seconds disturbed_rounds still_noisy)]);
-	push @rows, [ $_, $sum{$_}{cells}, $sum{$_}{repeated} // 0, $sum{$_}{extra}, sprintf('%.0f', $sum{$_}{seconds}),
-		$sum{$_}{disturbed}, $sum{$_}{unsteady} // 0 ] for @benches;
+	my @rows = ([qw(benchmark cells steady repeated extra_rounds extra_seconds disturbed_rounds still_noisy)]);
+	my $steady = sub { my ($n, $u) = @_; return sprintf('%d (%.0f%%)', $n - $u, 100 * ($n - $u) / $n); };
+	my %all;
+	for my $b (@benches)
+	{
+		$all{$_} += $sum{$b}{$_} // 0 for qw(cells repeated extra seconds disturbed unsteady);
+		push @rows, [ $b, $sum{$b}{cells}, $steady->($sum{$b}{cells}, $sum{$b}{unsteady} // 0), $sum{$b}{repeated} // 0,
+			$sum{$b}{extra}, sprintf('%.0f', $sum{$b}{seconds}), $sum{$b}{disturbed}, $sum{$b}{unsteady} // 0 ];
+	}
+	push @rows, [ 'all', $all{cells}, $steady->($all{cells}, $all{unsteady}), $all{repeated}, $all{extra},
+		sprintf('%.0f', $all{seconds}), $all{disturbed}, $all{unsteady} ] if @benches > 1;
 	$rounds_item = { kind => 'spread', rows => \@rows,
 		caption => "adaptive repetitions (rounds.tsv): a cell still noisy (spread above $noisy_pct%) or with a "
-		  . "disturbed run after its benchmark's rounds got more, one round at a time, up to "
+		  . "disturbed run after its benchmark's rounds got more, one round at a time, the noisiest first, up to "
 		  . ($config{URINGPROBE_MAX_ROUNDS} ? "$config{URINGPROBE_MAX_ROUNDS} rounds (MAX_ROUNDS)" : 'two more')
-		  . "; per benchmark the cells that did, their extra rounds and seconds, and the cells still noisy at the most:" };
+		  . ' and while the extra rounds had taken less than ' . ($config{URINGPROBE_EXTRA_SHARE} // 20)
+		  . "% of the time of the benchmark's own rounds (EXTRA_SHARE); per benchmark the cells steady (spread within "
+		  . "$noisy_pct%), those repeated, their extra rounds and seconds, and the cells still noisy when they stopped:" };
 }
 
 sub cell_label

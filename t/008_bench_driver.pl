@@ -197,12 +197,16 @@ for my $f (qw(extend.tsv completions.tsv events.tsv))
 	is_deeply([ sort keys %benches ],
 		[ sort qw(rings churn extend extend-pgbench extend-sizing copy completions events) ],
 		'rounds.tsv: the cells of every benchmark that measures');
+	# stopped at the most rounds allowed, or earlier when the extra rounds
+	# had taken their share of the benchmark's time
+	my $why = sub { $_[0] == 3 ? 'the most allowed' : "its benchmark's extra time spent (20% of its first rounds')" };
 	my @bad = grep {
 		my ($b, $cell, $base, $rounds, $spread, $dist, $secs, $state) = @$_;
 		$rounds < $base || $rounds > ($base > 3 ? $base : 3)
 		  || !($state eq 'steady' && ($spread eq '' || $spread <= 10)
-			|| ($state =~ /^noisy: spread ([\d.]+)% after (\d+) rounds, the most allowed$/ && $1 > 10 && $2 == 3)
-			|| ($state =~ /^disturbed: \d+ of (\d+) rounds, the most allowed$/ && $1 == 3))
+			|| ($state =~ /^noisy: spread ([\d.]+)% after (\d+) rounds, (.+)$/ && $1 > 10 && $3 eq $why->($2))
+			|| ($state =~ /^disturbed: \d+ of (\d+) rounds, (.+)$/ && $2 eq $why->($1))
+			|| ($state =~ /^unsure: range ([\d.]+)% after (\d+) rounds, fewer than 3, (.+)$/ && $1 > 10 && $3 eq $why->($2)))
 	} @rows;
 	is(scalar(@bad), 0, 'rounds.tsv: every cell within its rounds and the most allowed, steady or why not ('
 		  . scalar(@rows) . ' cells)') or diag(join("\n", map { join(' ', @$_) } @bad));
@@ -224,6 +228,7 @@ for my $f (qw(extend.tsv completions.tsv events.tsv))
 	my $unit = PostgreSQL::Test::Utils::tempdir;
 	local $ENV{URINGPROBE_ROUNDS_FILE} = "$unit/rounds-unit.tsv";
 	local $ENV{URINGPROBE_MAX_ROUNDS} = 6;
+	local $ENV{URINGPROBE_EXTRA_SHARE} = 100000;
 	my $runs = runs_open("$unit/runs-unit.tsv", qw(cell round value));
 	my %seq = (steady => [ 1, 1.02, 0.99 ], noisy => [ 1, 1.3, 0.7, 1.5, 0.6, 1.4 ], stray => [ 1, 1.5, 1.02, 1.01, 0.98 ],
 		busy => [ 1, 1.01, 0.99, 1 ]);
@@ -250,6 +255,34 @@ for my $f (qw(extend.tsv completions.tsv events.tsv))
 	is($state{busy}[7], 'steady', '... and the cell steady with a round more');
 	my ($rh, @runs_rows) = read_tsv("$unit/runs-unit.tsv");
 	is(scalar(grep { $_->[0] eq 'busy' } @runs_rows), 4, '... its disturbed run kept in the runs file');
+}
+
+# The extra rounds' time is a share of the first rounds': two noisy cells
+# whose first 3 rounds take 0.1 s each (0.6 s), at 50% the extra rounds
+# may take 0.3 s; each takes 0.25 s, so the noisier cell's extra round
+# comes first, the other's is the last begun, and both stop short of the
+# most allowed and say so.
+{
+	my $unit = PostgreSQL::Test::Utils::tempdir;
+	local $ENV{URINGPROBE_ROUNDS_FILE} = "$unit/rounds-share.tsv";
+	local $ENV{URINGPROBE_MAX_ROUNDS} = 6;
+	local $ENV{URINGPROBE_EXTRA_SHARE} = 50;
+	my %seq = (calmer => [ 1, 1.2, 0.8, 1 ], noisier => [ 1, 1.5, 0.5, 1 ]);
+	my @order;
+	my $took = repeat_rounds('share', [qw(calmer noisier)], 3, sub {
+		my ($id, $round) = @_;
+		push @order, "$id/$round" if $round > 3;
+		Time::HiRes::sleep($round > 3 ? 0.25 : 0.1);
+		return { value => $seq{$id}[ $round - 1 ] };
+	});
+	is_deeply(\@order, [qw(noisier/4 calmer/4)], 'repeat_rounds: the noisier cell first, no round begun once the share is spent');
+	is_deeply($took, { calmer => 4, noisier => 4 }, '... 4 rounds each, below the most allowed (6)');
+	my ($h, @rows) = read_tsv("$unit/rounds-share.tsv");
+	like($_->[7], qr/^noisy: spread [\d.]+% after 4 rounds, its benchmark's extra time spent \(50% of its first rounds'\)$/,
+		"repeat_rounds: $_->[1] says why it stopped") for @rows;
+	local $ENV{URINGPROBE_EXTRA_SHARE} = 'a fifth';
+	ok(!eval { repeat_rounds('share', ['x'], 1, sub { return {} }); 1 } && $@ =~ /URINGPROBE_EXTRA_SHARE must be a percentage/,
+		'repeat_rounds: a share that is not a percentage refused');
 }
 
 # COPY's comparisons: every configuration against pg15, each with its

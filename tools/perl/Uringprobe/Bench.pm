@@ -270,8 +270,11 @@ sub cell
 # where a run failed). First ROUNDS rounds of every cell, round by round
 # (so that a slow drift of the machine spreads over all of them); then,
 # while some cells are not steady and max_rounds(ROUNDS) (ROUNDS + 2, or
-# URINGPROBE_MAX_ROUNDS) is not reached,
-# another round of those cells only. A cell is steady when every metric
+# URINGPROBE_MAX_ROUNDS) is not reached, another round of those cells
+# only, the noisiest first, as long as the extra rounds have taken less
+# than extra_share() (URINGPROBE_EXTRA_SHARE, 20) percent of the time the
+# first ROUNDS rounds took: so a noisy machine costs a profile a fifth more
+# time at most, not twice its time. A cell is steady when every metric
 # has ROUNDS runs not disturbed and a spread (robust_spread) within
 # $noisy_pct. A disturbed run (more than $disturbed_steal_pct of its CPU
 # stolen, or $disturbed_foreign_pct used by other processes) stays in the
@@ -288,11 +291,18 @@ sub max_rounds
 	my $cap = $ENV{URINGPROBE_MAX_ROUNDS} || $rounds + 2;
 	return $cap < $rounds ? $rounds : $cap;
 }
+sub extra_share
+{
+	my $share = $ENV{URINGPROBE_EXTRA_SHARE} // 20;
+	die "URINGPROBE_EXTRA_SHARE must be a percentage (0 or more), got '$share'\n" unless $share =~ /^\d+(\.\d+)?$/;
+	return $share;
+}
 sub repeat_rounds
 {
 	my ($name, $cells, $rounds, $run) = @_;
 	my $cap = max_rounds($rounds);
-	my (%values, %took, %disturbed, %extra_s);
+	my $share = extra_share();
+	my (%values, %took, %disturbed, %extra_s, %stopped);
 	my $one = sub {
 		my ($id, $round) = @_;
 		my $label = $round <= $rounds ? "round $round/$rounds" : "extra round $round (at most $cap)";
@@ -322,15 +332,28 @@ sub repeat_rounds
 		return $took{$id} >= $sure
 		  || !grep { my $r = range_spread(@$_); defined $r && $r > $noisy_pct } values %{ $values{$id} };
 	};
+	my $t0 = Time::HiRes::time;
 	for my $round (1 .. $rounds)
 	{
 		$one->($_, $round) for @$cells;
 	}
-	for my $round ($rounds + 1 .. $cap)
+	my $allowed = (Time::HiRes::time - $t0) * $share / 100;
+	my $spent = 0;
+	ROUND: for my $round ($rounds + 1 .. $cap)
 	{
-		my @more = grep { !$steady->($_) } @$cells;
+		my @more = sort { ($worst->($b) // 0) <=> ($worst->($a) // 0) } grep { !$steady->($_) } @$cells;
 		last unless @more;
-		$one->($_, $round) for @more;
+		for my $id (@more)
+		{
+			if ($spent >= $allowed)
+			{
+				$stopped{$_} = 1 for grep { !$steady->($_) } @$cells;
+				last ROUND;
+			}
+			my $t = Time::HiRes::time;
+			$one->($id, $round);
+			$spent += Time::HiRes::time - $t;
+		}
 	}
 	if (my $file = $ENV{URINGPROBE_ROUNDS_FILE})
 	{
@@ -340,11 +363,16 @@ sub repeat_rounds
 		for my $id (@$cells)
 		{
 			my $w = $worst->($id);
+			my $why = $stopped{$id} && $took{$id} < $cap
+			  ? "its benchmark's extra time spent ($share% of its first rounds')"
+			  : 'the most allowed';
+			my ($range) = sort { $b <=> $a } grep { defined } map { range_spread(@$_) } values %{ $values{$id} };
 			my $state =
 			    $steady->($id) ? 'steady'
 			  : !defined $w ? 'not measured'
-			  : $w > $noisy_pct ? sprintf('noisy: spread %.1f%% after %d rounds, the most allowed', $w, $took{$id})
-			  :                   "disturbed: $disturbed{$id} of $took{$id} rounds, the most allowed";
+			  : $w > $noisy_pct ? sprintf('noisy: spread %.1f%% after %d rounds, %s', $w, $took{$id}, $why)
+			  : $took{$id} - ($disturbed{$id} // 0) < $rounds ? "disturbed: $disturbed{$id} of $took{$id} rounds, $why"
+			  : sprintf('unsure: range %.1f%% after %d rounds, fewer than %d, %s', $range, $took{$id}, $sure, $why);
 			(my $cell = $id) =~ s/\t/ /g;
 			print $fh join("\t", $name, $cell, $rounds, $took{$id}, defined $w ? sprintf('%.1f', $w) : '',
 				$disturbed{$id} // 0, sprintf('%.1f', $extra_s{$id} // 0), $state), "\n";
