@@ -449,7 +449,7 @@ sub cell_label
 	return join(' ', map { "$_=$c->{key}{$_}" } sort keys %{ $c->{key} });
 }
 
-my @findings = findings($dir, $run{benchmarks}, $run{kernel} // '');
+my @findings = findings($dir, $run{benchmarks}, $run{kernel} // '', $run{cpus});
 
 my @head_lines = (
 	"Machine: $run{machine}",

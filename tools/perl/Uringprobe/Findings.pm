@@ -159,7 +159,7 @@ sub rings_finding
 # Report 2: the completion ring committed once per CQE by the SQPOLL thread.
 sub completions_finding
 {
-	my ($dir, $kernel) = @_;
+	my ($dir, $kernel, $cpus) = @_;
 	my %f = finding_of(2);
 	my $runs = runs_of($dir, 'completions-runs.tsv');
 	my %seed = (where => 'backend', op => 'recv', flags_in_effect => 'sqpoll', depth => 100);
@@ -169,6 +169,14 @@ sub completions_finding
 	push @here, sprintf('the SQPOLL thread\'s CPU per completion in the report\'s cell (recv, depth 100, replaced per CQE): %.0f ns', median(@$each)) if @$each;
 	my $c = compare($each, $batch);
 	push @here, 'per CQE / per batch ' . said($c) if $c;
+	# The cell keeps three threads busy: the datagram sender, the thread
+	# that submits and reaps, and the SQPOLL thread; with fewer CPUs they
+	# take turns, and how they do varies from run to run.
+	my $spread = robust_spread(@$each);
+	push @here, sprintf('its runs spread %.0f%%: this machine has %d CPUs for the cell\'s three busy threads '
+		  . '(the datagram sender, the submitting thread, the SQPOLL thread), which take turns differently from run to run',
+		$spread, $cpus)
+	  if defined $spread && $spread > $noisy_pct && $cpus && $cpus < 3;
 	my $share;
 	if (-f "$dir/perf-completions.tsv" && -f "$dir/perf.tsv")
 	{
@@ -284,11 +292,11 @@ sub events_finding
 # The findings of the benchmarks a run had.
 sub findings
 {
-	my ($dir, $benchmarks, $kernel) = @_;
+	my ($dir, $benchmarks, $kernel, $cpus) = @_;
 	my %ran = map { $_ => 1 } split ' ', $benchmarks // '';
 	my @f;
 	push @f, rings_finding($dir) if $ran{rings} || $ran{churn};
-	push @f, completions_finding($dir, $kernel) if $ran{completions};
+	push @f, completions_finding($dir, $kernel, $cpus) if $ran{completions};
 	push @f, extend_finding($dir) if $ran{extend} || $ran{copy};
 	push @f, events_finding($dir) if $ran{events};
 	return @f;
