@@ -436,7 +436,7 @@ if (@rounds)
 		sprintf('%.0f', $all{seconds}), $all{disturbed}, $all{unsteady} ] if @benches > 1;
 	$rounds_item = { kind => 'spread', rows => \@rows,
 		caption => "adaptive repetitions (rounds.tsv): a cell still noisy (spread above $noisy_pct%) or with a "
-		  . "disturbed run after its benchmark's rounds got more, one round at a time, the noisiest first, up to "
+		  . "disturbed run after its benchmark's rounds got more, one round at a time, those nearest to steady first, up to "
 		  . ($config{URINGPROBE_MAX_ROUNDS} ? "$config{URINGPROBE_MAX_ROUNDS} rounds (MAX_ROUNDS)" : 'two more')
 		  . ' and while the extra rounds had taken less than ' . ($config{URINGPROBE_EXTRA_SHARE} // 20)
 		  . "% of the time of the benchmark's own rounds (EXTRA_SHARE); per benchmark the cells steady (spread within "

@@ -259,9 +259,9 @@ for my $f (qw(extend.tsv completions.tsv events.tsv))
 
 # The extra rounds' time is a share of the first rounds': two noisy cells
 # whose first 3 rounds take 0.1 s each (0.6 s), at 50% the extra rounds
-# may take 0.3 s; each takes 0.25 s, so the noisier cell's extra round
-# comes first, the other's is the last begun, and both stop short of the
-# most allowed and say so.
+# may take 0.3 s; each takes 0.25 s, so the calmer cell's extra round
+# (the nearer to steady) comes first, the other's is the last begun, and
+# both stop short of the most allowed and say so.
 {
 	my $unit = PostgreSQL::Test::Utils::tempdir;
 	local $ENV{URINGPROBE_ROUNDS_FILE} = "$unit/rounds-share.tsv";
@@ -275,7 +275,7 @@ for my $f (qw(extend.tsv completions.tsv events.tsv))
 		Time::HiRes::sleep($round > 3 ? 0.25 : 0.1);
 		return { value => $seq{$id}[ $round - 1 ] };
 	});
-	is_deeply(\@order, [qw(noisier/4 calmer/4)], 'repeat_rounds: the noisier cell first, no round begun once the share is spent');
+	is_deeply(\@order, [qw(calmer/4 noisier/4)], 'repeat_rounds: the cell nearer to steady first, no round begun once the share is spent');
 	is_deeply($took, { calmer => 4, noisier => 4 }, '... 4 rounds each, below the most allowed (6)');
 	my ($h, @rows) = read_tsv("$unit/rounds-share.tsv");
 	like($_->[7], qr/^noisy: spread [\d.]+% after 4 rounds, its benchmark's extra time spent \(50% of its first rounds'\)$/,

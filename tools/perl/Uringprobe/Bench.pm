@@ -271,7 +271,8 @@ sub cell
 # (so that a slow drift of the machine spreads over all of them); then,
 # while some cells are not steady and max_rounds(ROUNDS) (ROUNDS + 2, or
 # URINGPROBE_MAX_ROUNDS) is not reached, another round of those cells
-# only, the noisiest first, as long as the extra rounds have taken less
+# only, those nearest to steady first (the smallest spread: another round
+# is likeliest to settle them), as long as the extra rounds have taken less
 # than extra_share() (URINGPROBE_EXTRA_SHARE, 20) percent of the time the
 # first ROUNDS rounds took: so a noisy machine costs a profile a fifth more
 # time at most, not twice its time. A cell is steady when every metric
@@ -279,7 +280,7 @@ sub cell
 # $noisy_pct. A disturbed run (more than $disturbed_steal_pct of its CPU
 # stolen, or $disturbed_foreign_pct used by other processes) stays in the
 # runs file and the medians; the cell gets a round more for it. A cell
-# whose runs' range is above $noisy_pct has at least ROUNDS + 2. Each
+# whose runs' range is above $noisy_pct has at least 5 runs. Each
 # cell's outcome is added to the file URINGPROBE_ROUNDS_FILE names (make
 # bench: rounds.tsv): benchmark, cell, its rounds, the rounds it took, the
 # largest spread, the disturbed rounds, the seconds of its extra rounds,
@@ -319,10 +320,11 @@ sub repeat_rounds
 		my ($w) = sort { $b <=> $a } grep { defined } map { robust_spread(@$_) } values %{ $values{$id} };
 		return $w;
 	};
-	# with a range above $noisy_pct, the spread is taken over at least
-	# ROUNDS + 2 runs: that of 3 runs is their smaller gap, blind to which
-	# of the other two is off
-	my $sure = $rounds + 2 > $cap ? $cap : $rounds + 2;
+	# with a range above $noisy_pct, the spread is taken over at least 5
+	# runs: that of 3 runs is their smaller gap, blind to which of the
+	# other two is off; of 5, the middle one of their distances
+	my $sure = $rounds > 5 ? $rounds : 5;
+	$sure = $cap if $sure > $cap;
 	my $steady = sub {
 		my ($id) = @_;
 		return 0 if $took{$id} - ($disturbed{$id} // 0) < $rounds;
@@ -341,7 +343,7 @@ sub repeat_rounds
 	my $spent = 0;
 	ROUND: for my $round ($rounds + 1 .. $cap)
 	{
-		my @more = sort { ($worst->($b) // 0) <=> ($worst->($a) // 0) } grep { !$steady->($_) } @$cells;
+		my @more = sort { ($worst->($a) // 0) <=> ($worst->($b) // 0) } grep { !$steady->($_) } @$cells;
 		last unless @more;
 		for my $id (@more)
 		{
