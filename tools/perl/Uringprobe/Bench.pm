@@ -371,8 +371,8 @@ sub repeat_rounds
 			my ($range) = sort { $b <=> $a } grep { defined } map { range_spread(@$_) } values %{ $values{$id} };
 			my $state =
 			    $steady->($id) ? 'steady'
-			  : !defined $w ? 'not measured'
-			  : $w > $noisy_pct ? sprintf('noisy: spread %.1f%% after %d rounds, %s', $w, $took{$id}, $why)
+			  : !(grep { defined && $_ ne '' } map { @$_ } values %{ $values{$id} }) ? 'not measured'
+			  : defined $w && $w > $noisy_pct ? sprintf('noisy: spread %.1f%% after %d rounds, %s', $w, $took{$id}, $why)
 			  : $took{$id} - ($disturbed{$id} // 0) < $rounds ? "disturbed: $disturbed{$id} of $took{$id} rounds, $why"
 			  : sprintf('unsure: range %.1f%% after %d rounds, fewer than %d, %s', $range, $took{$id}, $sure, $why);
 			(my $cell = $id) =~ s/\t/ /g;
