@@ -240,18 +240,19 @@ sub extend_finding
 		for my $c (grep { $_ >= 2 } numerically(distinct(map { $_->{clients} } @$copy)))
 		{
 			my $pg15 = values_of($copy, 'seconds', server => 'pg15', fs => $fs, clients => $c);
-			my $r = compare(values_of($copy, 'seconds', server => 'pg18-noprior', fs => $fs, clients => $c), $pg15);
+			my $noprior = values_of($copy, 'seconds', server => 'pg18-noprior', fs => $fs, clients => $c);
+			my $r = compare($noprior, $pg15);
 			my $fixed = values_of($copy, 'seconds', server => 'pg18-combined', io_method => 'sync',
 				file_extend_method => 'posix_fallocate', fs => $fs, clients => $c);
 			my $p = compare($fixed, $pg15);
 			next unless $r;
 			# the report's regression: slower than 15, and slower than
 			# the same server with the fix (else something else made it)
-			my $q = compare(values_of($copy, 'seconds', server => 'pg18-noprior', fs => $fs, clients => $c), $fixed);
+			my $q = compare($noprior, $fixed);
 			push @worse, "$c clients: pg18-noprior / pg15 " . said($r) . ($q ? ', / pg18 (the fix) ' . said($q) : '')
 			  . ($p ? ', pg18 / pg15 ' . said($p) : '');
-			my ($jr, $jq) = (judged($r, 1), judged($q, 1));
-			push @regression, $jr->[0] eq 'yes' && $q ? $jq : $jr;
+			my $jr = judged($r, 1);
+			push @regression, $jr->[0] eq 'yes' && $q ? judged($q, 1) : $jr;
 		}
 		push @here, "COPY on $fs: " . join('; ', @worse) if @worse;
 	}
