@@ -19,6 +19,31 @@ LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
 REVOKE ALL ON FUNCTION uringprobe_environment(integer, integer) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION uringprobe_environment(integer, integer) TO pg_monitor;
 
+-- What to set on this server, with the measurements behind it: small runs
+-- of the experiments in this backend against the server's own settings
+-- (the rings PostgreSQL 18 creates at its max_connections, fork() with
+-- them; relation extension by each file_extend_method in every
+-- tablespace's temporary-file directory, `concurrency` sessions growing one
+-- file), taking turns within `budget` (at most uringprobe.max_advise_seconds;
+-- statement_timeout ends the rounds in time). One row per setting: its
+-- current value, the advice (the setting and its value), confidence
+-- (high: 5 runs or more and an interval that decides; medium: 3 or more;
+-- low: fewer, or nothing measured), the evidence (figures with units,
+-- intervals and runs) and what the current setting costs.
+CREATE FUNCTION uringprobe_advise(
+    budget interval DEFAULT '20 seconds',
+    concurrency integer DEFAULT 4,
+    OUT topic text,
+    OUT setting text,
+    OUT current text,
+    OUT advice text,
+    OUT confidence text,
+    OUT evidence text,
+    OUT cost text)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'uringprobe_advise'
+LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
+
 -- The cost of many io_uring rings on fork(): N rings of the given depth in
 -- this backend, each with its own mappings ('mmap') or all in one
 -- user-memory region ('no_mmap'), then fork() -> child _exit -> waitpid timed
@@ -273,6 +298,10 @@ GRANT EXECUTE ON FUNCTION uringprobe_completions(text, integer, text, text, text
     TO pg_execute_server_program;
 REVOKE ALL ON FUNCTION uringprobe_events(text, integer, bigint, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION uringprobe_events(text, integer, bigint, text) TO pg_execute_server_program;
+-- Rings, forks and (with pg_write_server_files) scratch files in the
+-- tablespaces: for those trusted to run programs as the server's user.
+REVOKE ALL ON FUNCTION uringprobe_advise(interval, integer) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION uringprobe_advise(interval, integer) TO pg_execute_server_program;
 REVOKE ALL ON FUNCTION uringprobe_postmaster() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION uringprobe_postmaster() TO pg_monitor;
 REVOKE ALL ON FUNCTION uringprobe_backend() FROM PUBLIC;

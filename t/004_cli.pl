@@ -51,7 +51,27 @@ for my $server (servers())
 	is("$c{status} $c{ops} $c{peer} $c{armed_ready}", 'ok 300 process 0',
 		"$server->{name}: events with a peer process in a bare process, every poll waited");
 
+	# advise for a server not yet started: a directory to become the data
+	# directory, settings from the options; a budget with room for one
+	# round at least.
+	($out, $err) = run_command([ $cli, 'advise', '--format', 'tsv', '--budget', '3', '--max-connections', '100',
+		'--data-directory', $scratch, '--concurrency', '2' ]);
+	my ($ahead, @arows) = split /\n/, $out;
+	is($ahead, join("\t", qw(topic setting current advice confidence evidence cost)), "$server->{name}: advise's columns");
+	is(join(' | ', map { (split /\t/)[1] } @arows),
+		'io_method | ring layout | file_extend_method (data directory) | ulimit -n | ulimit -l | budget',
+		"$server->{name}: advise: a row per setting, the data directory measured");
+	like((grep { /^file_extend_method/ } @arows)[0], qr/\t\S+ at \S*\Q$scratch\E, 2 sessions growing one \d+ MB file|not measured: the budget/,
+		"$server->{name}: advise measures in the directory given");
+	is(scalar(scratch_files($scratch)), 0, "$server->{name}: advise left no file");
+
 	for my $bad (
+		[ [ 'advise', '--budget', '0' ], qr/budget must be positive, got 0\.000 s/ ],
+		[ [ 'advise', '--budget', '3601' ], qr/budget 3601 s exceeds the most uringprobe-cli allows \(3600 s\)/ ],
+		[ [ 'advise', '--budget', 'soon' ], qr/--budget must be a number of seconds, got 'soon'/ ],
+		[ [ 'advise', '--concurrency', '0' ], qr/concurrency must be between 1 and 64, got 0/ ],
+		[ [ 'advise', '--server-version', '14' ], qr/--server-version must be a PostgreSQL major version from 15, got 14/ ],
+		[ [ 'advise', '--file-extend-method', 'zeros' ], qr/--file-extend-method must be posix_fallocate or write_zeros, got 'zeros'/ ],
 		[ [ 'env', '--max-connections', '0' ], qr/max_connections must be between 1 and 262143, got 0/ ],
 		[ [ 'env', '--io-max-concurrency', 'x' ], qr/--io-max-concurrency must be an integer, got 'x'/ ],
 		[ [ 'env', '--io-method', 'aio' ], qr/--io-method must be sync, worker or io_uring/ ],

@@ -1,5 +1,6 @@
 // uringprobe-cli: the extension's experiments from a shell, in a bare
 // process, so that a backend's results can be set against a baseline.
+#include "../engine/advise.hpp"
 #include "../engine/completions_experiment.hpp"
 #include "../engine/environment.hpp"
 #include "../engine/error.hpp"
@@ -8,6 +9,7 @@
 #include "../engine/rings_experiment.hpp"
 
 #include <cerrno>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -17,6 +19,7 @@
 #include <iostream>
 #include <map>
 #include <string>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <vector>
 
@@ -50,6 +53,21 @@ std::vector<CommandHelp> command_help() {
          "    --without-queue-init-mem     the server's liburing lacks io_uring_queue_init_mem\n"
          "  Paths:\n"
          "    --data-directory DIR         --scratch-dir DIR (repeatable)\n",
+         {},
+         ""},
+        {"advise",
+         "advise [options]",
+         "advise: what to set on a PostgreSQL server before starting it, from small runs\n"
+         "  of the experiments in this process against its settings, within a budget\n"
+         "  (as uringprobe_advise() does in a backend):\n"
+         "    --budget SECONDS             time for all runs (default 20, at most 3600)\n"
+         "    --concurrency N              sessions extending one relation at once (default 4)\n"
+         "    --server-version N           PostgreSQL major version (default 18)\n"
+         "    --file-extend-method posix_fallocate|write_zeros  its setting (default "
+         "posix_fallocate)\n"
+         "    --data-directory DIR         the data directory, or where it will be (must exist)\n"
+         "    --tablespace DIR             a tablespace's directory (repeatable)\n"
+         "  and the server's settings as env takes them (--max-connections N ...).\n",
          {},
          ""},
         {"rings", "rings [options]",
@@ -217,18 +235,21 @@ P parse_params(const up::ParamTable<P>& table, int argc, char** argv, bool* tsv,
     return p;
 }
 
-int cmd_env(int argc, char** argv) {
-    up::EnvironmentRequest req;
-    req.process = "bare process";
-    up::Pg18Settings& s = req.server.settings;
-#ifndef IO_URING_VERSION_MAJOR
-    s.built_with_queue_init_mem = false;
-#else
-    s.built_with_queue_init_mem = IO_URING_VERSION_MAJOR > 2 || IO_URING_VERSION_MINOR >= 5;
-#endif
-    bool predict = false;
-    bool tsv = false;
-    std::string io_method = "io_uring";
+// A directory given on the command line, relative to where the CLI runs.
+std::string absolute_dir(const std::string& dir) {
+    if (dir.empty() || dir[0] == '/')
+        return dir;
+    char cwd[4096];
+    if (!getcwd(cwd, sizeof cwd))
+        throw up::SysError(errno, "getcwd");
+    return std::string(cwd) + "/" + dir;
+}
+
+// The options describing a PostgreSQL 18 server's settings, shared by env
+// and advise; false for an option that is not one of them. *given is set
+// when a setting was given.
+bool server_option(const std::string& opt, Args& args, up::ServerFacts& srv, bool* given) {
+    up::Pg18Settings& s = srv.settings;
     const std::map<std::string, int*> ints = {
         {"--max-connections", &s.max_connections},
         {"--io-max-concurrency", &s.io_max_concurrency},
@@ -237,36 +258,144 @@ int cmd_env(int argc, char** argv) {
         {"--max-wal-senders", &s.max_wal_senders},
         {"--max-files-per-process", &s.max_files_per_process},
     };
+    if (auto it = ints.find(opt); it != ints.end()) {
+        *it->second = parse_int(opt, args.value());
+        *given = true;
+    } else if (opt == "--io-method") {
+        srv.io_method = args.value();
+        if (srv.io_method != "sync" && srv.io_method != "worker" && srv.io_method != "io_uring")
+            usage_error("--io-method must be sync, worker or io_uring, got '" + srv.io_method +
+                        "'");
+        *given = true;
+    } else if (opt == "--without-queue-init-mem") {
+        s.built_with_queue_init_mem = false;
+        *given = true;
+    } else if (opt == "--data-directory") {
+        srv.data_directory = args.value();
+    } else {
+        return false;
+    }
+    return true;
+}
+
+// A server built against the liburing this CLI was built with.
+void server_defaults(up::ServerFacts& srv) {
+#ifndef IO_URING_VERSION_MAJOR
+    srv.settings.built_with_queue_init_mem = false;
+#else
+    srv.settings.built_with_queue_init_mem =
+        IO_URING_VERSION_MAJOR > 2 || IO_URING_VERSION_MINOR >= 5;
+#endif
+    srv.io_method = "io_uring";
+}
+
+int cmd_env(int argc, char** argv) {
+    up::EnvironmentRequest req;
+    req.process = "bare process";
+    server_defaults(req.server);
+    bool predict = false;
+    bool tsv = false;
     Args args(argc, argv);
     while (args.next()) {
         const std::string opt = args.opt();
-        auto value = [&] { return args.value(); };
-        if (auto it = ints.find(opt); it != ints.end()) {
-            *it->second = parse_int(opt, value());
-            predict = true;
-        } else if (opt == "--io-method") {
-            io_method = value();
-            if (io_method != "sync" && io_method != "worker" && io_method != "io_uring")
-                usage_error("--io-method must be sync, worker or io_uring, got '" + io_method +
-                            "'");
-            predict = true;
-        } else if (opt == "--without-queue-init-mem") {
-            s.built_with_queue_init_mem = false;
-            predict = true;
-        } else if (opt == "--data-directory") {
-            req.server.data_directory = value();
-        } else if (opt == "--scratch-dir") {
-            req.scratch_dirs.emplace_back(value());
-        } else {
+        if (server_option(opt, args, req.server, &predict))
+            continue;
+        if (opt == "--scratch-dir")
+            req.scratch_dirs.emplace_back(args.value());
+        else
             args.common(opt, &tsv);
-        }
     }
     if (predict) {
         req.server.version_num = 180000;
         req.server.version = "PostgreSQL 18 (settings from the command line)";
-        req.server.io_method = io_method;
     }
     print_table(up::environment_table(up::probe_environment(req)), tsv);
+    return 0;
+}
+
+// A number of seconds, fractions allowed.
+double parse_seconds(const std::string& opt, const char* text) {
+    char* end = nullptr;
+    errno = 0;
+    const double v = std::strtod(text, &end);
+    if (errno || end == text || *end || !std::isfinite(v))
+        usage_error(opt + " must be a number of seconds, got '" + text + "'");
+    return v;
+}
+
+// The most a budget may be from the command line.
+constexpr double kCliMaxBudgetSeconds = 3600;
+
+int cmd_advise(int argc, char** argv) {
+    up::AdviseRequest req;
+    req.process = "bare process";
+    up::ServerFacts& srv = req.server;
+    server_defaults(srv);
+    int major = 18;
+    req.file_extend_method = "posix_fallocate";
+    bool fem_given = false;
+    req.max_budget_seconds = kCliMaxBudgetSeconds;
+    req.budget_cap_name = "the most uringprobe-cli allows";
+    std::vector<std::string> tablespaces;
+    bool tsv = false, given = false;
+    Args args(argc, argv);
+    while (args.next()) {
+        const std::string opt = args.opt();
+        if (server_option(opt, args, srv, &given))
+            continue;
+        if (opt == "--server-version") {
+            major = parse_int(opt, args.value());
+            if (major < 15 || major > 99)
+                usage_error("--server-version must be a PostgreSQL major version from 15, got " +
+                            std::to_string(major));
+        } else if (opt == "--file-extend-method") {
+            req.file_extend_method = args.value();
+            fem_given = true;
+            if (req.file_extend_method != "posix_fallocate" &&
+                req.file_extend_method != "write_zeros")
+                usage_error("--file-extend-method must be posix_fallocate or write_zeros, got '" +
+                            req.file_extend_method + "'");
+        } else if (opt == "--tablespace") {
+            tablespaces.push_back(absolute_dir(args.value()));
+        } else if (opt == "--budget") {
+            req.budget_seconds = parse_seconds(opt, args.value());
+        } else if (opt == "--concurrency") {
+            req.concurrency = parse_int(opt, args.value());
+        } else {
+            args.common(opt, &tsv);
+        }
+    }
+    srv.version_num = major * 10000;
+    srv.version = std::to_string(major) + " (settings from the command line)";
+    if (major < 18) {
+        srv.io_method.clear();
+        if (fem_given)
+            usage_error("--file-extend-method needs --server-version 18 or later");
+        req.file_extend_method.clear();
+    }
+    // The data directory's temporary-file directory when it holds a
+    // cluster, else the directory itself (created by initdb later).
+    if (!srv.data_directory.empty()) {
+        srv.data_directory = absolute_dir(srv.data_directory);
+        struct stat st {};
+        const bool cluster = ::stat((srv.data_directory + "/base").c_str(), &st) == 0;
+        up::AdviseTarget t{"data directory",
+                           srv.data_directory + (cluster ? "/base/pgsql_tmp" : ""), ""};
+        if (!cluster && ::stat(srv.data_directory.c_str(), &st) != 0)
+            t.unavailable = srv.data_directory + ": " + std::strerror(errno) +
+                            " (create it, or give the directory it will be made in)";
+        req.targets.push_back(t);
+    }
+    for (const auto& dir : tablespaces) {
+        up::AdviseTarget t{dir, dir, ""};
+        struct stat st {};
+        if (::stat(dir.c_str(), &st) != 0)
+            t.unavailable = dir + ": " + std::strerror(errno);
+        req.targets.push_back(t);
+    }
+    up::validate(req);
+    const up::AdviseResult r = up::advise(req, [] { return false; });
+    print_table(up::advise_table(r), tsv);
     return 0;
 }
 
@@ -276,16 +405,6 @@ int cmd_rings(int argc, char** argv) {
     up::validate(p, {});
     print_table(up::rings_table(up::run_rings(p, [] { return false; })), tsv);
     return 0;
-}
-
-// A directory given on the command line, relative to where the CLI runs.
-std::string absolute_dir(const std::string& dir) {
-    if (dir.empty() || dir[0] == '/')
-        return dir;
-    char cwd[4096];
-    if (!getcwd(cwd, sizeof cwd))
-        throw up::SysError(errno, "getcwd");
-    return std::string(cwd) + "/" + dir;
 }
 
 int cmd_extend(int argc, char** argv) {
@@ -375,6 +494,8 @@ int main(int argc, char** argv) {
     try {
         if (cmd == "env")
             return cmd_env(argc - 2, argv + 2);
+        if (cmd == "advise")
+            return cmd_advise(argc - 2, argv + 2);
         if (cmd == "rings")
             return cmd_rings(argc - 2, argv + 2);
         if (cmd == "extend")

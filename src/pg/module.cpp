@@ -22,6 +22,7 @@ char* scratch_dirs_setting = nullptr;
 int max_rings_setting = 4096;
 int max_forks_setting = 100000;
 int max_scratch_mb_setting = 1024;
+int max_advise_seconds_setting = 300;
 } // namespace uringprobe::pg
 
 // At server start (when preloaded): scratch files left by backends that
@@ -62,6 +63,10 @@ void _PG_init(void) {
                             "Most megabytes one uringprobe_extend() call may write.", nullptr,
                             &uringprobe::pg::max_scratch_mb_setting, 1024, 1, 1048576, PGC_SUSET,
                             GUC_UNIT_MB, nullptr, nullptr, nullptr);
+    DefineCustomIntVariable("uringprobe.max_advise_seconds",
+                            "Longest budget one uringprobe_advise() call may take.", nullptr,
+                            &uringprobe::pg::max_advise_seconds_setting, 300, 1, 86400, PGC_SUSET,
+                            GUC_UNIT_S, nullptr, nullptr, nullptr);
     MarkGUCPrefixReserved("uringprobe");
     if (process_shared_preload_libraries_in_progress)
         remove_stale_scratch_files();

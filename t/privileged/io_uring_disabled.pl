@@ -5,7 +5,8 @@
 # every experiment that needs io_uring fails with one error (SQLSTATE
 # 42501, the errno and a hint naming the sysctl), the paths without
 # io_uring still run, and the backend holds afterwards exactly what it held
-# before, with no scratch file left.
+# before, with no scratch file left; uringprobe_advise() says worker and
+# why.
 use strict;
 use warnings;
 use PostgreSQL::Test::Utils;
@@ -69,6 +70,19 @@ for my $server (servers())
 		is($node->safe_psql('postgres', "SELECT status FROM $call"), 'ok', "$server->{name}: $call still runs");
 	}
 	is_deeply([ scratch_files($scratch) ], [], "$server->{name}: no scratch file left");
+
+	# The advice: worker, because the kernel refuses io_uring; nothing
+	# about rings measured, and said so.
+	my %advice = map { my @c = split /\x1f/, $_, 4; ($c[0] => { advice => $c[1], confidence => $c[2], evidence => $c[3] }) }
+	  split /\n/, $node->safe_psql('postgres',
+		"SELECT concat_ws(E'\\x1f', setting, advice, confidence, evidence) FROM uringprobe_advise(budget => '2 s')");
+	my $on18 = $server->{major} >= 18 ? '' : 'on PostgreSQL 18: ';
+	is($advice{io_method}{advice}, "${on18}io_method = worker", "$server->{name}: the advice is io_method = worker");
+	is($advice{io_method}{confidence}, 'high', "$server->{name}: with confidence high");
+	like($advice{io_method}{evidence}, qr/^io_uring_setup fails in this process: EPERM .*kernel\.io_uring_disabled 2/,
+		"$server->{name}: because the kernel refuses rings, naming the sysctl");
+	like($advice{'ring layout'}{evidence}, qr/^fork cost not measured: this process cannot create a ring/,
+		"$server->{name}: the fork cost is not measured, and says why");
 	$node->stop;
 }
 

@@ -293,7 +293,8 @@ sub long_runs
 		[ 'events epoll' => "uringprobe_events('epoll', 2, 100000000)" ],
 		[ 'events multishot' => "uringprobe_events('uring_multishot', 2, 100000000)" ],
 		[ 'events waiteventset' => "uringprobe_events('pg_waiteventset', 2, 100000000)" ],
-		[ 'events oneshot, peer process' => "uringprobe_events('uring_oneshot', 2, 100000000, 'process')" ]);
+		[ 'events oneshot, peer process' => "uringprobe_events('uring_oneshot', 2, 100000000, 'process')" ],
+		[ advise => "uringprobe_advise(budget => '300 s')" ]);
 }
 
 # Start call $sql in background session $bg (a BackgroundPsql of $node,

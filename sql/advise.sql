@@ -1,0 +1,26 @@
+-- uringprobe_advise(): the rows' shape, whatever the machine and server;
+-- what the advice says is checked against real clusters in t/016_advise.pl.
+CREATE EXTENSION IF NOT EXISTS uringprobe;
+
+-- A budget too small for any round: every setting still gets a row, the
+-- measured ones say they were not measured and are only "low".
+SELECT topic, setting, current <> '' AS has_current, advice <> '' AS advised,
+       confidence IN ('high', 'medium', 'low') AS graded,
+       evidence <> '' AS has_evidence, cost <> '' AS has_cost
+FROM uringprobe_advise(budget => '1 ms');
+
+SELECT bool_and(confidence = 'low') AS unmeasured_are_low
+FROM uringprobe_advise(budget => '1 ms')
+WHERE evidence LIKE 'not measured: the budget had no room for a round%'
+   OR cost LIKE 'not measured%';
+
+SELECT advice LIKE 'budget => ''% s'' for 5 rounds of each' AS asks_for_more,
+       evidence LIKE 'spent % of 0.0 s;%budget spent%' AS says_what_was_cut
+FROM uringprobe_advise(budget => '1 ms') WHERE topic = 'budget';
+
+-- statement_timeout shorter than the budget: the rounds end in time and
+-- the budget row says so.
+SET statement_timeout = '2s';
+SELECT evidence LIKE '%lowered from 20.0 s to 1.6 s, 80% of statement_timeout%' AS lowered
+FROM uringprobe_advise(budget => '20 s', concurrency => 1) WHERE topic = 'budget';
+RESET statement_timeout;

@@ -1,0 +1,141 @@
+// uringprobe_advise(): what to set on this server, from small runs of the
+// experiments in this backend against its own settings, within a budget.
+#include "experiment.hpp"
+#include "module.hpp"
+#include "server_settings.hpp"
+
+#include "../engine/advise.hpp"
+
+#include <cstdio>
+#include <string>
+
+extern "C" {
+#include "catalog/pg_authid_d.h"
+#include "catalog/pg_tablespace_d.h"
+#include "common/relpath.h"
+#include "executor/spi.h"
+#include "storage/fd.h"
+#include "storage/proc.h"
+#include "utils/acl.h"
+#include "utils/timestamp.h"
+}
+
+// storage/fd.h before PostgreSQL 18, common/file_utils.h since.
+#ifndef PG_TEMP_FILES_DIR
+#define PG_TEMP_FILES_DIR "pgsql_tmp"
+#endif
+
+namespace {
+
+// A tablespace, read from pg_tablespace before any C++ object exists.
+struct TablespaceText {
+    char* name;
+    char* temp_dir; // where its temporary files go, on its filesystem
+};
+
+// Every tablespace relations can live in (not pg_global), by oid.
+int read_tablespaces(TablespaceText** out) {
+    if (SPI_connect() != SPI_OK_CONNECT)
+        elog(ERROR, "uringprobe_advise: SPI_connect failed");
+    if (SPI_execute("SELECT oid, spcname FROM pg_catalog.pg_tablespace "
+                    "WHERE spcname <> 'pg_global' ORDER BY oid",
+                    true, 0) != SPI_OK_SELECT)
+        elog(ERROR, "uringprobe_advise: reading pg_tablespace failed");
+    const int n = static_cast<int>(SPI_processed);
+    // In the function's context: SPI_finish frees SPI's own.
+    TablespaceText* t =
+        static_cast<TablespaceText*>(SPI_palloc(sizeof(TablespaceText) * (n > 0 ? n : 1)));
+    for (int i = 0; i < n; ++i) {
+        HeapTuple row = SPI_tuptable->vals[i];
+        TupleDesc desc = SPI_tuptable->tupdesc;
+        bool isnull = false;
+        const Oid oid = DatumGetObjectId(SPI_getbinval(row, desc, 1, &isnull));
+        const char* name = SPI_getvalue(row, desc, 2);
+        char path[MAXPGPATH];
+        if (oid == DEFAULTTABLESPACE_OID)
+            snprintf(path, sizeof path, "%s/base/%s", DataDir, PG_TEMP_FILES_DIR);
+        else
+            snprintf(path, sizeof path, "%s/pg_tblspc/%u/%s/%s", DataDir, oid,
+                     TABLESPACE_VERSION_DIRECTORY, PG_TEMP_FILES_DIR);
+        t[i].name = static_cast<char*>(SPI_palloc(strlen(name) + 1));
+        strcpy(t[i].name, name);
+        t[i].temp_dir = static_cast<char*>(SPI_palloc(strlen(path) + 1));
+        strcpy(t[i].temp_dir, path);
+    }
+    SPI_finish();
+    *out = t;
+    return n;
+}
+
+} // namespace
+
+extern "C" {
+PG_FUNCTION_INFO_V1(uringprobe_advise);
+Datum uringprobe_advise(PG_FUNCTION_ARGS);
+}
+
+Datum uringprobe_advise(PG_FUNCTION_ARGS) {
+    if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
+        ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+                        errmsg("uringprobe_advise: budget and concurrency must not be NULL")));
+    const Interval* budget = PG_GETARG_INTERVAL_P(0);
+#ifdef INTERVAL_NOT_FINITE
+    if (INTERVAL_NOT_FINITE(budget))
+        ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                        errmsg("budget must be a finite interval")));
+#endif
+    const double budget_seconds = budget->time / 1e6 + budget->day * double(SECS_PER_DAY) +
+                                  budget->month * double(DAYS_PER_MONTH) * SECS_PER_DAY;
+    const int concurrency = PG_GETARG_INT32(1);
+    const uringprobe::pg::ServerSettingTexts settings = uringprobe::pg::read_server_settings();
+    const char* file_extend_method = uringprobe::pg::setting_copy("file_extend_method");
+    const int statement_timeout_ms = StatementTimeout;
+    const bool may_write = has_privs_of_role(GetUserId(), ROLE_PG_WRITE_SERVER_FILES);
+    const int max_budget = uringprobe::pg::max_advise_seconds_setting;
+    const int max_rings = uringprobe::pg::max_rings_setting;
+    const int max_scratch_mb = uringprobe::pg::max_scratch_mb_setting;
+    TablespaceText* tablespaces = nullptr;
+    const int ntablespaces = read_tablespaces(&tablespaces);
+    const uint32 wait_event = uringprobe::pg::experiment_wait_event();
+
+    uringprobe::pg::ResultRows out;
+    bool stopped = false;
+    pgstat_report_wait_start(wait_event);
+    uringprobe::pg::run_guarded([&] {
+        uringprobe::AdviseRequest req;
+        req.process = "backend";
+        req.server = uringprobe::pg::server_facts(settings);
+        req.file_extend_method = file_extend_method ? file_extend_method : "";
+        req.budget_seconds = budget_seconds;
+        req.max_budget_seconds = max_budget;
+        req.budget_cap_name = "uringprobe.max_advise_seconds";
+        req.concurrency = concurrency;
+        req.max_rings = max_rings;
+        req.max_scratch_mb = max_scratch_mb;
+        if (!may_write)
+            req.cannot_write = "the caller lacks pg_write_server_files, which writing scratch "
+                               "files into a tablespace needs";
+        for (int i = 0; i < ntablespaces; ++i)
+            req.targets.push_back({tablespaces[i].name, tablespaces[i].temp_dir, ""});
+        uringprobe::validate(req);
+        // A statement_timeout shorter than the budget would cancel the
+        // call before it could answer: the rounds end in time instead.
+        const double timeout = statement_timeout_ms / 1000.0;
+        if (timeout > 0 && req.budget_seconds > 0.8 * timeout) {
+            char note[128];
+            std::snprintf(note, sizeof note,
+                          "lowered from %.1f s to %.1f s, 80%% of statement_timeout",
+                          req.budget_seconds, 0.8 * timeout);
+            req.budget_note = note;
+            req.budget_seconds = 0.8 * timeout;
+        }
+        const uringprobe::AdviseResult r = uringprobe::advise(req, uringprobe::pg::stop_requested);
+        stopped = r.outcome.is_stopped();
+        uringprobe::pg::copy_table(uringprobe::advise_table(r), &out);
+    });
+    pgstat_report_wait_end();
+    if (stopped)
+        CHECK_FOR_INTERRUPTS();
+    uringprobe::pg::emit_rows(fcinfo, out);
+    return (Datum)0;
+}

@@ -1,0 +1,53 @@
+#include "server_settings.hpp"
+
+#include <cstdlib>
+
+namespace uringprobe::pg {
+
+namespace {
+int to_int(const char* text, int fallback) {
+    return text ? std::atoi(text) : fallback;
+}
+} // namespace
+
+// GetConfigOption() formats numbers into one static buffer: copy each value
+// before reading the next.
+const char* setting_copy(const char* name) {
+    const char* v = GetConfigOption(name, true, false);
+    return v ? pstrdup(v) : nullptr;
+}
+
+ServerSettingTexts read_server_settings() {
+    ServerSettingTexts t;
+    t.version = setting_copy("server_version");
+    t.io_method = setting_copy("io_method");
+    t.max_connections = setting_copy("max_connections");
+    t.autovacuum_worker_slots = setting_copy("autovacuum_worker_slots");
+    t.max_worker_processes = setting_copy("max_worker_processes");
+    t.max_wal_senders = setting_copy("max_wal_senders");
+    t.io_max_concurrency = setting_copy("io_max_concurrency");
+    t.max_files_per_process = setting_copy("max_files_per_process");
+    t.data_directory = DataDir;
+    return t;
+}
+
+ServerFacts server_facts(const ServerSettingTexts& t) {
+    ServerFacts srv;
+    srv.version_num = PG_VERSION_NUM;
+    srv.version = t.version ? t.version : PG_VERSION;
+    srv.io_method = t.io_method ? t.io_method : "";
+    Pg18Settings& s = srv.settings;
+    s.max_connections = to_int(t.max_connections, 100);
+    s.autovacuum_worker_slots = to_int(t.autovacuum_worker_slots, 16);
+    s.max_worker_processes = to_int(t.max_worker_processes, 8);
+    s.max_wal_senders = to_int(t.max_wal_senders, 10);
+    s.io_max_concurrency = to_int(t.io_max_concurrency, 64);
+    s.max_files_per_process = to_int(t.max_files_per_process, 1000);
+#ifdef HAVE_IO_URING_QUEUE_INIT_MEM
+    s.built_with_queue_init_mem = true;
+#endif
+    srv.data_directory = t.data_directory ? t.data_directory : "";
+    return srv;
+}
+
+} // namespace uringprobe::pg

@@ -1,0 +1,240 @@
+# uringprobe_advise() forced into each of its advices by the cluster it runs
+# in, and held to the evidence it prints:
+#  - ulimit -n too small for io_uring at the cluster's max_connections: the
+#    advice names the exact figure (rings + max_files_per_process), and a
+#    server started under exactly that limit with io_method=io_uring starts;
+#  - the separate flavour at max_connections 950: the ring layout advice is
+#    one region, the io_method advice follows the measured fork cost;
+#  - the combined flavour: one region kept, io_uring acceptable;
+#  - a tablespace on XFS, 4 sessions: the file_extend_method advice follows
+#    the measured ratio, and waiter-only sizing alternates more than the
+#    sizing with 82a4edab;
+#  - a budget too small, a tablespace directory the server cannot read, a
+#    caller without pg_write_server_files: rows that say what was not
+#    measured and why, confidence low, never a figure;
+#  - statement_timeout shorter than the budget, a cancel: answered in time,
+#    or stopped with nothing left in the temporary-file directories.
+# Assertions are about what the advice says given its figures, never about
+# the figures themselves.
+use strict;
+use warnings;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use Uringprobe::Cluster;
+
+my %hard = (nofile => hard_limit('nofile'), memlock => hard_limit('memlock'));
+my $sep = "\x1f";
+
+# Rows of uringprobe_advise($args) in $node: [hash per row], and by setting.
+sub advise
+{
+	my ($node, $args, $role) = @_;
+	my $sql = ($role ? "SET ROLE $role; " : '')
+	  . "SELECT concat_ws(E'\\x1f', topic, setting, current, advice, confidence, evidence, cost) "
+	  . "FROM uringprobe_advise($args)";
+	my $out = $node->safe_psql('postgres', $sql);
+	my (@rows, %by);
+	for my $line (split /\n/, $out)
+	{
+		my %r;
+		@r{qw(topic setting current advice confidence evidence cost)} = split /$sep/, $line, 7;
+		push @rows, \%r;
+		$by{ $r{setting} } = \%r;
+	}
+	return (\@rows, \%by);
+}
+
+# Every row graded; a row that says it was not measured is low.
+sub rows_are_honest
+{
+	my ($rows, $cell) = @_;
+	my @bad = grep { $_->{confidence} !~ /^(high|medium|low)$/ } @$rows;
+	is(scalar @bad, 0, "$cell: every row has a confidence");
+	my @guess = grep { $_->{evidence} =~ /^not measured: (?!no extension rule)/ || $_->{cost} =~ /^not measured/ }
+	  @$rows;
+	is(join(', ', map { "$_->{setting}: $_->{confidence}" } grep { $_->{confidence} ne 'low' } @guess),
+		'', "$cell: rows whose figures were not measured are low");
+}
+
+# The measured share of a bare fork the layout adds ("..., 83% of a bare fork").
+sub fork_share
+{
+	my ($cost) = @_;
+	return $cost =~ /(-?\d+)% of a bare fork/ ? $1 : undef;
+}
+
+# What the io_method advice must be, given the figures its cost column prints.
+sub io_method_follows_cost
+{
+	my ($row, $cell) = @_;
+	my $share = fork_share($row->{cost});
+	ok(defined $share, "$cell: io_method's cost is measured per connection ($row->{cost})");
+	return unless defined $share;
+	# (printed rounded: at the line itself either advice follows)
+	my $want = abs($share - 25) < 1 ? '(?:worker|io_uring)' : $share > 25 ? 'worker' : 'io_uring';
+	like($row->{advice}, qr/^io_method = $want\b/, "$cell: a bare fork +$share% gives io_method = $want");
+}
+
+my @servers = servers();
+my ($xfs) = grep { $_->{name} eq 'xfs' && $_->{status} eq 'ok' } scratch_filesystems();
+
+for my $server (@servers)
+{
+	my $on18 = $server->{major} >= 18 ? '' : 'on PostgreSQL 18: ';
+
+	# ulimit -n too small for io_uring: the exact figure, and it suffices.
+	{
+		my $cell = "$server->{name}, ulimit -n 512, max_connections 600";
+		set_soft_limits(nofile => 512, memlock => $hard{memlock});
+		my ($node) = start_cluster(server => $server, io_method => 'worker',
+			name => "advise_nofile_$server->{name}",
+			settings => [ 'max_connections = 600', 'shared_buffers = 16MB' ]);
+		set_soft_limits(%hard);
+		$node->safe_psql('postgres', 'CREATE EXTENSION uringprobe');
+		# PostgreSQL 18's ring count from this server's settings (the
+		# formula t/003 holds against real postmasters; 16 autovacuum
+		# worker slots where the server has no such setting), and a
+		# descriptor per ring beside max_files_per_process.
+		my %set = map { split /\|/ } split /\n/, $node->safe_psql('postgres',
+			"SELECT name, setting FROM pg_settings WHERE name IN ('max_connections', 'autovacuum_worker_slots', "
+			  . "'max_worker_processes', 'max_wal_senders', 'max_files_per_process')");
+		my $need = $set{max_connections} + ($set{autovacuum_worker_slots} // 16) + $set{max_worker_processes}
+		  + $set{max_wal_senders} + 8 + $set{max_files_per_process};
+		my ($rows, $by) = advise($node, "budget => '2 s'");
+		rows_are_honest($rows, $cell);
+		is($by->{'io_method'}{advice}, "${on18}io_method = worker until ulimit -n is at least $need",
+			"$cell: io_uring would not start: worker until ulimit -n $need");
+		is($by->{'io_method'}{confidence}, 'high', "$cell: counted, not guessed: high");
+		like($by->{'io_method'}{evidence}, qr/EMFILE/, "$cell: the evidence names EMFILE");
+		is($by->{'ulimit -n'}{current}, 512, "$cell: the server's own limit is read");
+		like($by->{'ulimit -n'}{advice}, qr/^\Q$on18\Eulimit -n $need \(now short by \d+\) before io_method = io_uring$/,
+			"$cell: the limit to set, exactly");
+		$node->stop;
+
+		next unless $server->{major} >= 18;
+		set_soft_limits(nofile => $need, memlock => $hard{memlock});
+		my ($io_uring, $started) = start_cluster(server => $server, io_method => 'io_uring',
+			name => "advise_nofile_ok_$server->{name}",
+			settings => [ 'max_connections = 600', 'shared_buffers = 16MB' ], fail_ok => 1);
+		set_soft_limits(%hard);
+		ok($started, "$cell: under ulimit -n $need io_method=io_uring starts");
+		$io_uring->stop if $started;
+	}
+	next unless $server->{major} >= 18;
+
+	# max_connections 950 under worker, deciding whether to switch: the
+	# layout's measured fork cost. (Under io_uring the server's own rings
+	# take the 8 MiB of RLIMIT_MEMLOCK a machine may give the cluster user,
+	# and the backend could not create as many again to measure them.)
+	my $combined = $server->{name} =~ /combined/;
+	my $cell = "$server->{name}, worker, max_connections 950";
+	my ($node) = start_cluster(server => $server, io_method => 'worker',
+		name => "advise_$server->{name}",
+		settings => [ 'max_connections = 950', 'shared_buffers = 16MB' ]);
+	$node->safe_psql('postgres', 'CREATE EXTENSION uringprobe');
+	my $rings = environment($node)->{'pg18.io_uring.rings'}[0];
+	my ($rows, $by) = advise($node, "budget => '8 s', concurrency => 4");
+	rows_are_honest($rows, $cell);
+	is(join(' | ', map { $_->{setting} } @$rows),
+		'io_method | ring layout | file_extend_method (pg_default) | ulimit -n | ulimit -l | budget',
+		"$cell: a row per setting");
+	is($by->{'io_method'}{current}, 'worker', "$cell: the current io_method");
+	io_method_follows_cost($by->{'io_method'}, $cell);
+	my ($measured) = $by->{'io_method'}{evidence} =~ /fork \+ exit of this process with (\d+) rings/;
+	like($by->{'io_method'}{evidence}, qr/^starts: $rings rings/, "$cell: $rings rings, and they would start");
+	ok(defined $measured
+		  && ($measured == $rings || $by->{'io_method'}{evidence} =~ /scaled to the server's $rings rings \(/),
+		"$cell: the fork cost measured with as many rings, or scaled saying why ("
+		  . ($measured // 'none') . ')');
+	my $layout = $by->{'ring layout'};
+	if ($combined)
+	{
+		like($layout->{current}, qr/^one region/, "$cell: the rings are in one region");
+		is($layout->{advice}, 'keep one region', "$cell: which is kept");
+		like($by->{'io_method'}{advice}, qr/^io_method = io_uring/, "$cell: io_uring is acceptable");
+	}
+	else
+	{
+		like($layout->{current}, qr/^separate: \d+ mappings per ring/, "$cell: separate mappings");
+		like($layout->{advice}, qr/^one region(: build PostgreSQL 18 against liburing 2\.5| needs a kernel)/,
+			"$cell: the advice is one region");
+		like($layout->{cost}, qr/per connection, -?\d+% of a bare fork, against .* in one region$/,
+			"$cell: what each layout costs per connection, measured side by side");
+	}
+	like($by->{'file_extend_method (pg_default)'}{evidence}, qr/growing one \d+ MB file/,
+		"$cell: the data directory's filesystem measured");
+
+	if ($combined)
+	{
+		# file_extend_method on XFS at 4 sessions, a tablespace the server
+		# cannot read, a caller without pg_write_server_files.
+	  SKIP:
+		{
+			skip 'no XFS scratch filesystem' . ($xfs ? ": $xfs->{status}" : ''), 6 unless $xfs;
+			my $ts = "$xfs->{dir}/advise_ts";
+			my $locked = "$xfs->{dir}/advise_locked";
+			mkdir $_ or die "mkdir $_: $!\n" for ($ts, $locked);
+			$node->safe_psql('postgres', "CREATE TABLESPACE ts_xfs LOCATION '$ts'");
+			$node->safe_psql('postgres', "CREATE TABLESPACE ts_locked LOCATION '$locked'");
+			chmod 0, $locked;
+			my ($rows, $by) = advise($node, "budget => '12 s', concurrency => 4");
+			chmod 0700, $locked;
+			rows_are_honest($rows, "$cell, XFS");
+			my $x = $by->{'file_extend_method (ts_xfs)'};
+			like($x->{evidence}, qr/^xfs at \S+advise_ts\S*, 4 sessions/, "$cell: the XFS tablespace, 4 sessions");
+			my ($r, $lo, $hi) =
+			  $x->{evidence} =~ m{posix_fallocate / write_zeros (\d+\.\d+) \((\d+\.\d+)-(\d+\.\d+)}
+			  or die "$cell: no ratio in '$x->{evidence}'\n";
+			my $want =
+			    $lo > 1 && $r > 1.05 ? qr/^file_extend_method = write_zeros$/
+			  : $hi < 1 && $r < 0.95 ? qr/^file_extend_method = posix_fallocate$/
+			  :                        qr/^keep file_extend_method = posix_fallocate \(no difference/;
+			like($x->{advice}, $want, "$cell: the advice follows the ratio $r ($lo-$hi)");
+			my ($fixed) = $x->{evidence} =~ /(\d+) fallocate<->zeros switches a run/;
+			my ($alt) = $x->{evidence} =~ /alternates: .*?, (\d+) switches a run/;
+			cmp_ok($alt, '>', $fixed, "$cell: sized by waiters alone it alternates more ($alt against $fixed)");
+			my $l = $by->{'file_extend_method (ts_locked)'};
+			like($l->{evidence}, qr/^not measured: .*Permission denied/, "$cell: an unreadable tablespace: why");
+			is($l->{confidence}, 'low', "$cell: and low");
+			$node->safe_psql('postgres', 'DROP TABLESPACE ts_xfs; DROP TABLESPACE ts_locked');
+		}
+
+		$node->safe_psql('postgres', 'CREATE ROLE advise_program IN ROLE pg_execute_server_program');
+		($rows, $by) = advise($node, "budget => '2 s'", 'advise_program');
+		like($by->{'file_extend_method (pg_default)'}{evidence},
+			qr/^not measured: the caller lacks pg_write_server_files/, "$cell: no file written without the role");
+		unlike($by->{'io_method'}{cost}, qr/not measured/, "$cell: the rings still measured");
+
+		# A budget with no room for a round: nothing measured, all said.
+		($rows, $by) = advise($node, "budget => '10 ms'");
+		rows_are_honest($rows, "$cell, 10 ms");
+		is($by->{'io_method'}{confidence}, 'low', "$cell, 10 ms: io_method unmeasured: low");
+		like($by->{'io_method'}{cost}, qr/^not measured/, "$cell, 10 ms: no figure for its cost");
+		like($by->{'file_extend_method (pg_default)'}{evidence}, qr/^not measured: the budget had no room/,
+			"$cell, 10 ms: the extension says why it was not measured");
+		like($by->{budget}{advice}, qr/^budget => '\d+ s' for 5 rounds of each$/,
+			"$cell, 10 ms: the budget that would do");
+
+		# statement_timeout shorter than the budget: answered in time.
+		my $got = $node->safe_psql('postgres',
+			"SET statement_timeout = '3s'; SELECT evidence FROM uringprobe_advise(budget => '60 s') "
+			  . "WHERE topic = 'budget'");
+		like($got, qr/lowered from 60\.0 s to 2\.4 s, 80% of statement_timeout/,
+			"$cell: statement_timeout 3 s: the rounds end in time");
+
+		# A cancel: stopped, nothing left in the temporary-file directory.
+		my $bg = $node->background_psql('postgres', on_error_stop => 0);
+		my $pid = $bg->query_safe('SELECT pg_backend_pid()');
+		start_long_run($node, $bg, $pid, "uringprobe_advise(budget => '120 s')", 1);
+		$node->safe_psql('postgres', "SELECT pg_cancel_backend($pid)");
+		$bg->query('SELECT 1');
+		like($bg->{stderr}, qr/canceling statement due to user request/, "$cell: advise cancelled");
+		$bg->quit;
+		my $tmp = $node->data_dir . '/base/pgsql_tmp';
+		opendir my $dh, $tmp or die "$tmp: $!\n";
+		is(join(' ', grep { /^uringprobe-/ } readdir $dh), '', "$cell: no scratch file left in $tmp");
+	}
+	$node->stop;
+}
+
+done_testing();
