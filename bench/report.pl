@@ -399,6 +399,64 @@ for my $item (@items)
 	else { push @ordered, $item; }
 }
 push @ordered, @pending;
+# uringprobe_advise()'s rows open the report instead (advice_items below)
+@ordered = grep { !($_->{kind} eq 'section' && $_->{bench} eq 'advise') } @ordered;
+
+# What uringprobe_advise() said on each server (advise.tsv), each row with
+# the benchmark cells of this run that measured the same question.
+my %ran_bench = map { $_ => 1 } split ' ', ($run{benchmarks} // '');
+sub rows_where
+{
+	my ($file, %want) = @_;
+	return () unless -f "$dir/$file";
+	my ($head, @rows) = read_tsv("$dir/$file");
+	my %c = map { $head->[$_] => $_ } 0 .. $#$head;
+	return grep {
+		my $r = $_;
+		!grep { !defined $c{$_} || $r->[ $c{$_} ] ne $want{$_} } keys %want
+	} @rows;
+}
+sub advice_sources
+{
+	my ($a) = @_;
+	my @see;
+	my ($server, $mc) = ($a->{server}, $a->{max_connections});
+	if ($a->{topic} eq 'io_method')
+	{
+		push @see, [ churn => "$server at max_connections $mc" ]
+		  if $ran_bench{churn} && rows_where('churn.tsv', server => $server, max_connections => $mc);
+		push @see, [ rings => 'fork cost with rings in separate mappings and in one region' ] if $ran_bench{rings};
+	}
+	elsif ($a->{topic} eq 'file_extend_method' && $a->{setting} =~ /\((\w+)\)$/)
+	{
+		my $fs = $1;
+		push @see, [ extend => "extension sized by waiters on $fs" ]
+		  if $ran_bench{extend} && rows_where('extend-sizing.tsv', fs => $fs);
+		push @see, [ copy => "concurrent COPY on $fs, $server" ]
+		  if $ran_bench{copy} && rows_where('copy.tsv', server => $server, fs => $fs);
+	}
+	elsif ($a->{topic} eq 'limits')
+	{
+		push @see, [ preflight => "$server/$a->{io_method}" ] if $ran_bench{preflight};
+	}
+	return @see;
+}
+my (@advice_servers, %advice);
+if (-f "$dir/advise.tsv")
+{
+	my ($head, @rows) = read_tsv("$dir/advise.tsv");
+	for my $r (@rows)
+	{
+		my %a = map { $head->[$_] => $r->[$_] } 0 .. $#$head;
+		push @advice_servers, $a{server} unless $advice{ $a{server} };
+		push @{ $advice{ $a{server} } }, \%a;
+	}
+}
+my $advice_title = 'What to set on each server (uringprobe_advise)';
+my $advice_intro = 'uringprobe_advise() in a backend of each server at report 1\'s max_connections, under its default io_method (worker in PostgreSQL 18: should it switch?), with a '
+  . 'tablespace on each scratch filesystem: the value to set, how sure (high: 5 runs or more and an interval that '
+  . 'decides; medium: 3 or more; low: fewer, or not measured), what the current setting costs, the figures behind '
+  . 'it, and the cells of this run that measured the same question.';
 
 # The adaptive repetitions (rounds.tsv): per benchmark, the cells that took
 # more rounds than their benchmark's, what those cost, and the cells still
@@ -477,6 +535,23 @@ my $md = "# uringprobe: make bench, $run{started}\n\n" . join("\n", @head_lines)
 $md .= "\n" . join("\n", map { s/^- /  - /r } @baseline_lines) . "\n" if @baseline_lines;
 $md .= "\nFAILED: the run ended early: $error. What had been measured until then is below.\n" if defined $error;
 $md .= "\nFAILED benchmarks (their logs are in logs/): @failed\n" if @failed;
+if (@advice_servers)
+{
+	$md .= "\n## $advice_title\n\n$advice_intro\n";
+	for my $server (@advice_servers)
+	{
+		my $f = $advice{$server}[0];
+		$md .= "\n### $server ($f->{io_method}, max_connections $f->{max_connections}; the call took $f->{seconds} s "
+		  . "of a $f->{budget} s budget)\n\n";
+		for my $a (@{ $advice{$server} })
+		{
+			my @see = advice_sources($a);
+			$md .= "- **$a->{setting}**: $a->{advice} (confidence $a->{confidence}; now $a->{current})"
+			  . ($a->{cost} ne '' ? "; cost: $a->{cost}" : '') . "\n  - evidence: $a->{evidence}\n"
+			  . (@see ? '  - see: ' . join('; ', map { "$_->[0] ($_->[1])" } @see) . "\n" : '');
+		}
+	}
+}
 if (@findings)
 {
 	$md .= "\n## What this run found\n\nEach report uringprobe is built around: what it reported, what this run "
@@ -535,6 +610,7 @@ td, th { border: 1px solid #ccc; padding: 2px 6px; text-align: left; }
 th { background: #eee; }
 tr.noisy td { background: #fff6d5; }
 tr.regression td { background: #f8d0d0; }
+tr.confidence-low td { color: #666; }
 figure { margin: 1em 0; }
 figure svg { max-width: 100%; height: auto; }
 </style></head><body>
@@ -546,6 +622,27 @@ $html .= '<p class="failed"><b>FAILED</b>: the run ended early: ' . esc($error)
   . ". What had been measured until then is below.</p>\n" if defined $error;
 $html .= '<p class="failed"><b>FAILED benchmarks</b> (their logs are in logs/): ' . esc("@failed") . "</p>\n"
   if @failed;
+if (@advice_servers)
+{
+	$html .= '<h2 id="advice">' . esc($advice_title) . "</h2>\n<p>" . esc($advice_intro) . "</p>\n";
+	for my $server (@advice_servers)
+	{
+		my $f = $advice{$server}[0];
+		$html .= '<h3>' . esc("$server ($f->{io_method}, max_connections $f->{max_connections}; the call took "
+			  . "$f->{seconds} s of a $f->{budget} s budget)") . "</h3>\n<table class=\"advice\"><tr><th>setting</th><th>now</th>"
+		  . "<th>advice</th><th>confidence</th><th>cost</th><th>evidence</th><th>see</th></tr>\n";
+		for my $a (@{ $advice{$server} })
+		{
+			my $see = join('<br>', map { '<a href="#bench-' . esc($_->[0]) . '">' . esc("$_->[0]: $_->[1]") . '</a>' }
+				  advice_sources($a));
+			$html .= '<tr class="confidence-' . esc($a->{confidence}) . '"><td>' . esc($a->{setting}) . '</td><td>'
+			  . esc($a->{current}) . '</td><td><b>' . esc($a->{advice}) . '</b></td><td>' . esc($a->{confidence})
+			  . '</td><td>' . esc($a->{cost}) . '</td><td><details><summary>figures</summary>' . esc($a->{evidence})
+			  . "</details></td><td>$see</td></tr>\n";
+		}
+		$html .= "</table>\n";
+	}
+}
 if (@findings)
 {
 	$html .= "<h2>What this run found</h2>\n<p>Each report uringprobe is built around: what it reported, what this run "
@@ -560,7 +657,10 @@ if (@findings)
 }
 for my $item (@ordered)
 {
-	if ($item->{kind} eq 'section') { $html .= '<h2>' . esc($item->{title}) . "</h2>\n"; }
+	if ($item->{kind} eq 'section')
+	{
+		$html .= '<h2 id="bench-' . esc($item->{bench}) . '">' . esc($item->{title}) . "</h2>\n";
+	}
 	elsif ($item->{kind} eq 'table')
 	{
 		$html .= '<p>' . esc($item->{caption}) . "</p>\n" . html_table([ read_tsv("$dir/$item->{file}") ]);
@@ -609,6 +709,7 @@ my %json = (
 	preflight => \%preflight,
 	noisy_threshold_pct => $noisy_pct,
 	findings => \@findings,
+	advice => { map { $_ => $advice{$_} } @advice_servers },
 	rounds => [ map { my $r = $_; +{ map { $rounds_head->[$_] => $r->[$_] } 0 .. $#$rounds_head } } @rounds ],
 	cells => \@cells,
 	histograms => \@histograms);

@@ -30,8 +30,9 @@ is(scalar(@runs), 1, 'the tiny bench left one results directory') or BAIL_OUT("i
 my $dir = $runs[0];
 like($dir, qr{/\d{8}-\d{6}$}, 'named by its time, not marked failed');
 
-my @benches = qw(preflight rings churn extend copy completions events);
+my @benches = qw(advise preflight rings churn extend copy completions events);
 my %tsv = (
+	advise => ['advise.tsv'],
 	preflight => ['preflight.tsv'],
 	rings => [qw(rings.tsv rings-compare.tsv)],
 	churn => [qw(churn-runs.tsv churn.tsv)],
@@ -111,6 +112,7 @@ like($md, qr/^Profile: tiny; /m, 'report.md: the profile');
 my @servers = servers();
 like($md, qr/^- \Q$_->{name}\E: PostgreSQL \Q$_->{major}\E\b/m, "report.md: the version of $_->{name}") for @servers;
 my %section = (
+	advise => 'What to set on each server \(uringprobe_advise\)',
 	preflight => 'preflight of every server',
 	rings => 'ring-per-backend fork cost',
 	churn => 'connection churn: pgbench -C',
@@ -120,11 +122,34 @@ my %section = (
 	events => 'event loop ping-pong');
 for my $b (@benches)
 {
-	like($md, qr/^## \Q$section{$b}\E/m, "report.md: a section for $b");
+	my $title = $section{$b} =~ s/\\//gr;
+	like($md, qr/^## \Q$title\E/m, "report.md: a section for $b");
 }
 is(scalar(() = $md =~ /^## /mg), scalar(@benches) + 2,
 	'report.md: a section per benchmark, the findings before them and the repetitions after');
-like($md, qr/\A(?:[^\n]*\n){3,14}\n## What this run found\n/, 'report.md: the findings right after the run\'s description');
+like($md, qr/\A(?:[^\n]*\n){3,14}\n## What to set on each server \(uringprobe_advise\)\n/,
+	'report.md: the advice right after the run\'s description');
+like($md, qr/\n## What to set on each server .*\n## What this run found\n(?:(?!\n## ).)*\n## preflight/s,
+	'report.md: then the findings, then the benchmarks');
+
+# The advice: every server, every row graded, with figures; rows linked
+# to the benchmark sections of this run, which exist.
+my ($adv_head, @adv) = map { [ split /\t/, $_, -1 ] } split /\n/, slurp_file("$dir/advise.tsv");
+my %ac = map { $adv_head->[$_] => $_ } 0 .. $#$adv_head;
+is_deeply([ sort keys %{ { map { $_->[ $ac{server} ] => 1 } @adv } } ], [ sort map { $_->{name} } servers() ],
+	'advise.tsv: every server advised');
+is_deeply([ grep { $_->[ $ac{confidence} ] !~ /^(high|medium|low)$/ } @adv ], [], 'advise.tsv: every row graded');
+is_deeply([ map { "$_->[ $ac{server} ] $_->[ $ac{setting} ]" } grep { $_->[ $ac{advice} ] eq '' || $_->[ $ac{evidence} ] eq '' } @adv ],
+	[], 'advise.tsv: every row advises, with its evidence');
+for my $s (servers())
+{
+	like($md, qr/^### \Q$s->{name}\E \([^)]*max_connections \d+; the call took [\d.]+ s of a [\d.]+ s budget\)$/m,
+		"report.md: the advice for $s->{name}, and its time against the budget");
+}
+my $adv_html = slurp_file("$dir/report.html");
+my @links = $adv_html =~ /<a href="#(bench-\w+)">/g;
+cmp_ok(scalar(@links), '>', 0, 'report.html: advice rows link to the cells behind them');
+is_deeply([ grep { $adv_html !~ /<h2 id="\Q$_\E">/ } @links ], [], 'report.html: every link reaches its section');
 my @verdicts = $md =~ /^\*\*Report (\d), [^:*]+: ([^*]+)\*\*$/mg;
 is_deeply([ map { $verdicts[ 2 * $_ ] } 0 .. $#verdicts / 2 ], [ 1 .. 4 ], 'report.md: a finding per report');
 my @bad_verdicts = grep { !/^(?:reproduced|not reproduced here|not measurable here: \S)/ } map { $verdicts[ 2 * $_ + 1 ] } 0 .. $#verdicts / 2;
@@ -370,7 +395,7 @@ my $plots = 5 + ($perf ? scalar(@profiled) : 0);
 is(scalar(() = $html =~ /<svg\b/g), $plots, "report.html: the $plots plots inline as SVG");
 is(scalar(() = $html =~ /href="data:image\/png;base64,[A-Za-z0-9+\/=]{1000,}"/g), $plots,
 	'report.html: and as embedded PNG');
-unlike($html, qr/(?:src|href)="(?!data:)/, 'report.html: no external reference');
+unlike($html, qr/(?:src|href)="(?!data:|#)/, 'report.html: no external reference');
 like($html, qr/<\/body><\/html>\s*$/, 'report.html: complete');
 
 # report.html as a person sees it: opened in headless Chromium, every plot
