@@ -25,8 +25,8 @@ GRANT EXECUTE ON FUNCTION uringprobe_environment(integer, integer) TO pg_monitor
 -- them; relation extension by each file_extend_method in every
 -- tablespace's temporary-file directory, `concurrency` sessions growing one
 -- file), taking turns within `budget` (at most uringprobe.max_advise_seconds;
--- statement_timeout ends the rounds in time). One row per setting: its
--- current value, the advice (the setting and its value), confidence
+-- a statement_timeout under twice the budget makes it half of that). One row
+-- per setting: its current value, the advice (the setting and its value), confidence
 -- (high: 5 runs or more and an interval that decides; medium: 3 or more;
 -- low: fewer, or nothing measured), the evidence (figures with units,
 -- intervals and runs) and what the current setting costs.

@@ -20,7 +20,7 @@ FROM uringprobe_advise(budget => '1 ms') WHERE topic = 'budget';
 
 -- statement_timeout shorter than the budget: the rounds end in time and
 -- the budget row says so.
-SET statement_timeout = '2s';
-SELECT evidence LIKE '%lowered from 20.0 s to 1.6 s, 80% of statement_timeout%' AS lowered
+SET statement_timeout = '500ms';
+SELECT evidence LIKE '%lowered from 20.0 s to 0.25 s, half of statement_timeout%' AS lowered
 FROM uringprobe_advise(budget => '20 s', concurrency => 1) WHERE topic = 'budget';
 RESET statement_timeout;

@@ -35,12 +35,22 @@ for my $server (servers())
 
 	for my $run (@runs)
 	{
-		my ($what, $sql) = @$run;
+		my ($what, $sql, $warm_up) = @$run;
 		my $name = "$cell: $what";
 
 		# pg_cancel_backend
 		my $bg = $node->background_psql('postgres', on_error_stop => 0);
 		my $pid = $bg->query_safe('SELECT pg_backend_pid()');
+		if ($warm_up)
+		{
+			$bg->query_safe("SELECT count(*) FROM $warm_up");
+			# the SQPOLL thread of its io_uring probe exits after the ring
+			for (1 .. 250)
+			{
+				last if scalar(() = glob("/proc/$pid/task/*")) == 1;
+				usleep(20_000);
+			}
+		}
 		my $before = $bg->query_safe($state);
 		start_long_run($node, $bg, $pid, $sql);
 		$node->safe_psql('postgres', "SELECT pg_cancel_backend($pid)");

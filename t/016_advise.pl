@@ -100,7 +100,8 @@ for my $server (@servers)
 			  . "'max_worker_processes', 'max_wal_senders', 'max_files_per_process')");
 		my $need = $set{max_connections} + ($set{autovacuum_worker_slots} // 16) + $set{max_worker_processes}
 		  + $set{max_wal_senders} + 8 + $set{max_files_per_process};
-		my ($rows, $by) = advise($node, "budget => '2 s'");
+		# counted, not measured: no round is needed
+		my ($rows, $by) = advise($node, "budget => '10 ms'");
 		rows_are_honest($rows, $cell);
 		is($by->{'io_method'}{advice}, "${on18}io_method = worker until ulimit -n is at least $need",
 			"$cell: io_uring would not start: worker until ulimit -n $need");
@@ -133,7 +134,7 @@ for my $server (@servers)
 		settings => [ 'max_connections = 950', 'shared_buffers = 16MB' ]);
 	$node->safe_psql('postgres', 'CREATE EXTENSION uringprobe');
 	my $rings = environment($node)->{'pg18.io_uring.rings'}[0];
-	my ($rows, $by) = advise($node, "budget => '8 s', concurrency => 4");
+	my ($rows, $by) = advise($node, "budget => '5 s', concurrency => 4");
 	rows_are_honest($rows, $cell);
 	is(join(' | ', map { $_->{setting} } @$rows),
 		'io_method | ring layout | file_extend_method (pg_default) | ulimit -n | ulimit -l | budget',
@@ -177,7 +178,7 @@ for my $server (@servers)
 			$node->safe_psql('postgres', "CREATE TABLESPACE ts_xfs LOCATION '$ts'");
 			$node->safe_psql('postgres', "CREATE TABLESPACE ts_locked LOCATION '$locked'");
 			chmod 0, $locked;
-			my ($rows, $by) = advise($node, "budget => '12 s', concurrency => 4");
+			my ($rows, $by) = advise($node, "budget => '6 s', concurrency => 4");
 			chmod 0700, $locked;
 			rows_are_honest($rows, "$cell, XFS");
 			my $x = $by->{'file_extend_method (ts_xfs)'};
@@ -200,7 +201,7 @@ for my $server (@servers)
 		}
 
 		$node->safe_psql('postgres', 'CREATE ROLE advise_program IN ROLE pg_execute_server_program');
-		($rows, $by) = advise($node, "budget => '2 s'", 'advise_program');
+		($rows, $by) = advise($node, "budget => '1 s'", 'advise_program');
 		like($by->{'file_extend_method (pg_default)'}{evidence},
 			qr/^not measured: the caller lacks pg_write_server_files/, "$cell: no file written without the role");
 		unlike($by->{'io_method'}{cost}, qr/not measured/, "$cell: the rings still measured");
@@ -217,10 +218,10 @@ for my $server (@servers)
 
 		# statement_timeout shorter than the budget: answered in time.
 		my $got = $node->safe_psql('postgres',
-			"SET statement_timeout = '3s'; SELECT evidence FROM uringprobe_advise(budget => '60 s') "
+			"SET statement_timeout = '1s'; SELECT evidence FROM uringprobe_advise(budget => '60 s') "
 			  . "WHERE topic = 'budget'");
-		like($got, qr/lowered from 60\.0 s to 2\.4 s, 80% of statement_timeout/,
-			"$cell: statement_timeout 3 s: the rounds end in time");
+		like($got, qr/lowered from 60\.0 s to 0\.50 s, half of statement_timeout/,
+			"$cell: statement_timeout 1 s: the rounds end in time");
 
 		# A cancel: stopped, nothing left in the temporary-file directory.
 		my $bg = $node->background_psql('postgres', on_error_stop => 0);

@@ -118,16 +118,17 @@ Datum uringprobe_advise(PG_FUNCTION_ARGS) {
         for (int i = 0; i < ntablespaces; ++i)
             req.targets.push_back({tablespaces[i].name, tablespaces[i].temp_dir, ""});
         uringprobe::validate(req);
-        // A statement_timeout shorter than the budget would cancel the
-        // call before it could answer: the rounds end in time instead.
+        // A statement_timeout shorter than twice the budget could cancel
+        // the call before it answers: the rounds end in half of it, room
+        // for a round that takes longer than its estimate.
         const double timeout = statement_timeout_ms / 1000.0;
-        if (timeout > 0 && req.budget_seconds > 0.8 * timeout) {
+        if (timeout > 0 && req.budget_seconds > 0.5 * timeout) {
             char note[128];
             std::snprintf(note, sizeof note,
-                          "lowered from %.1f s to %.1f s, 80%% of statement_timeout",
-                          req.budget_seconds, 0.8 * timeout);
+                          "lowered from %.1f s to %.2f s, half of statement_timeout",
+                          req.budget_seconds, 0.5 * timeout);
             req.budget_note = note;
-            req.budget_seconds = 0.8 * timeout;
+            req.budget_seconds = 0.5 * timeout;
         }
         const uringprobe::AdviseResult r = uringprobe::advise(req, uringprobe::pg::stop_requested);
         stopped = r.outcome.is_stopped();
