@@ -5,8 +5,7 @@
 #include "server_settings.hpp"
 
 #include "../engine/environment.hpp"
-
-#include <sstream>
+#include "../engine/scratch_file.hpp"
 
 extern "C" {
 PG_FUNCTION_INFO_V1(uringprobe_environment);
@@ -31,13 +30,7 @@ Datum uringprobe_environment(PG_FUNCTION_ARGS) {
             s.max_connections = max_connections;
         if (override_concurrency)
             s.io_max_concurrency = io_max_concurrency;
-        std::stringstream dirs(scratch_dirs ? scratch_dirs : "");
-        for (std::string d; std::getline(dirs, d, ',');) {
-            d.erase(0, d.find_first_not_of(" \t"));
-            d.erase(d.find_last_not_of(" \t") + 1);
-            if (!d.empty())
-                req.scratch_dirs.push_back(d);
-        }
+        req.scratch_dirs = uringprobe::split_dir_list(scratch_dirs ? scratch_dirs : "");
         uringprobe::pg::copy_table(
             uringprobe::environment_table(uringprobe::probe_environment(req)), &out);
     });
