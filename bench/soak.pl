@@ -63,18 +63,21 @@ sub server_state
 		processes => join(', ', sort @aux) };
 }
 
-# Until $deadline: a session starts a long run of a random experiment and
-# is stopped a moment later, cancelled and terminated in turn. Runs in a
-# child process; writes to $file what it did: "cancelled N", "terminated
-# N", "unexpected N", "error TEXT" (the first unexpected outcome) and
-# "children PIDS" (those the terminated backends had).
+# Until $deadline, and past it until a session has been both cancelled
+# and terminated (a loaded machine may fit only one stop into a short
+# soak; at most a minute more): a session starts a long run of a random
+# experiment and is stopped a moment later, cancelled and terminated in
+# turn. Runs in a child process; writes to $file what it did: "cancelled
+# N", "terminated N", "unexpected N", "error TEXT" (the first unexpected
+# outcome) and "children PIDS" (those the terminated backends had).
 sub stop_sessions
 {
 	my ($deadline, $file) = @_;
 	my %n = (cancelled => 0, terminated => 0, unexpected => 0);
 	my (@kids, $error);
 	my @runs = long_runs($scratch);
-	while (Time::HiRes::time() < $deadline)
+	while (Time::HiRes::time() < $deadline
+		|| (!($n{cancelled} && $n{terminated}) && !$n{unexpected} && Time::HiRes::time() < $deadline + 60))
 	{
 		my ($what, $sql) = @{ $runs[ rand @runs ] };
 		my $terminate = ($n{cancelled} + $n{terminated}) % 2;
