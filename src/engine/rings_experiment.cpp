@@ -127,8 +127,10 @@ void set_up(RingSet& set, const RingsVariant& v, const RingsParams& p) {
 
 // One block of variant `v`: set up its rings, time `n` forks, tear down.
 // The first block also records the mappings and page tables the rings add.
-// Stops early once `stop` fires.
-void run_block(RingsVariant& v, const RingsParams& p, int n, int block, StopPoll& stop) {
+// Stops early once `stop` fires. `after_teardown`: an earlier block of this
+// run tore rings down, whose memory the kernel may still be returning.
+void run_block(RingsVariant& v, const RingsParams& p, int n, int block, bool after_teardown,
+               StopPoll& stop) {
     RingSet set;
     ProcessSnapshot before;
     if (block == 0)
@@ -139,9 +141,10 @@ void run_block(RingsVariant& v, const RingsParams& p, int n, int block, StopPoll
             set_up(set, v, p);
             break;
         } catch (const SysError& e) {
-            // The kernel returns the previous block's ring memory to the
-            // memlock account asynchronously: give it a moment.
-            if (block == 0 || e.err() != ENOMEM || attempt == 200)
+            // The kernel returns an earlier block's ring memory to the
+            // memlock account asynchronously (an exit work item per ring):
+            // give it a moment. Before any teardown, ENOMEM is the limit.
+            if (!after_teardown || e.err() != ENOMEM || attempt == 200)
                 throw;
             set.reset();
             usleep(5000);
@@ -231,6 +234,7 @@ RingsResult run_rings(const RingsParams& p, const std::function<bool()>& should_
     const int nvariants = static_cast<int>(r.variants.size());
     StopPoll stop(should_stop);
     int blocks = 0;
+    bool torn_down = false; // some block of this run has set up and torn down rings
     for (int done = 0; done < p.forks && !stop.stopped(); done += kBlockForks, ++blocks) {
         const int n = std::min(kBlockForks, p.forks - done);
         for (int k = 0; k < nvariants && !stop.stopped(); ++k) {
@@ -239,7 +243,8 @@ RingsResult run_rings(const RingsParams& p, const std::function<bool()>& should_
             if (!v.outcome.is_ok())
                 continue;
             try {
-                run_block(v, p, n, blocks, stop);
+                run_block(v, p, n, blocks, torn_down, stop);
+                torn_down = torn_down || v.rings > 0;
             } catch (const SysError& e) {
                 if (blocks == 0 && v.variant == "no_mmap" &&
                     (e.err() == EINVAL || e.err() == EOPNOTSUPP)) {

@@ -1,9 +1,12 @@
 #include "error.hpp"
+#include "io_uring_caps.hpp"
 #include "refused.hpp"
 #include "rings_experiment.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 
+#include <algorithm>
 #include <atomic>
 #include <map>
 
@@ -43,6 +46,47 @@ TEST(Rings, BothLayoutsAndTheBaseline) {
     const Table t = rings_table(r);
     EXPECT_EQ(t.rows.size(), r.variants.size());
     EXPECT_EQ(t.columns.back(), "latency_histogram");
+}
+
+// Under a memlock limit that holds one layout's rings but not two, the
+// layouts still take turns block by block: each block waits for the memory
+// of the block before it, which the kernel gives back asynchronously,
+// instead of failing with ENOMEM.
+TEST(Rings, LayoutsTakeTurnsUnderALimitForOneOfThem) {
+    if (ring_memory_charge() != MemlockCharge::charged)
+        GTEST_SKIP() << "ring memory is not charged to RLIMIT_MEMLOCK here";
+    const int rings = 256;
+    const IoUringCaps caps = probe_io_uring(16);
+    const size_t per_ring = std::max(caps.mmap_ring_bytes, caps.region_ring_bytes);
+    ASSERT_GT(per_ring, 0u);
+    rlimit old{};
+    ASSERT_EQ(getrlimit(RLIMIT_MEMLOCK, &old), 0);
+    rlimit lower = old;
+    lower.rlim_cur = rings * per_ring * 3 / 2;
+    if (old.rlim_cur != RLIM_INFINITY && old.rlim_cur < lower.rlim_cur)
+        GTEST_SKIP() << "RLIMIT_MEMLOCK " << old.rlim_cur << " holds fewer than " << rings
+                     << " rings and a half";
+    ASSERT_EQ(setrlimit(RLIMIT_MEMLOCK, &lower), 0);
+    RingsParams p;
+    p.rings = rings;
+    p.depth = 16;
+    p.forks = 75; // three blocks of each variant
+    RingsResult r;
+    std::string error;
+    try {
+        r = run_rings(p, never);
+    } catch (const SysError& e) {
+        error = e.what();
+    }
+    setrlimit(RLIMIT_MEMLOCK, &old);
+    ASSERT_EQ(error, "");
+    for (const auto& v : r.variants) {
+        SCOPED_TRACE(v.variant);
+        if (v.outcome.status().rfind("unsupported", 0) == 0)
+            continue; // no IORING_SETUP_NO_MMAP in this kernel
+        EXPECT_EQ(v.outcome.status(), "ok");
+        EXPECT_EQ(v.forks, 75);
+    }
 }
 
 TEST(Rings, StoppedRunsEndCleanly) {
