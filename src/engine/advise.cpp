@@ -261,9 +261,12 @@ void set_up_rings(RingsMeasurement& rm, const RingPlan& plan, const IoUringCaps&
                 r = run_rings(p, should_stop);
                 break;
             } catch (const SysError& e) {
-                // The kernel gives the last round's ring memory back to the
-                // memlock account asynchronously: a later round waits for it.
-                if (!rm.base_us.empty() && e.err() == ENOMEM && ++memlock_waits <= 40) {
+                // The kernel gives ring memory back to the memlock account
+                // asynchronously: a later round waits for the last round's,
+                // and so does the first unless the server's own rings are
+                // charged too (then the shortage is theirs, and lasts).
+                if (e.err() == ENOMEM && (!rm.base_us.empty() || !server_rings) &&
+                    ++memlock_waits <= 40) {
                     usleep(25000);
                     continue;
                 }
