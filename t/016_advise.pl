@@ -189,7 +189,7 @@ for my $server (@servers)
 			my $want =
 			    $lo > 1 && $r > 1.05 ? qr/^file_extend_method = write_zeros$/
 			  : $hi < 1 && $r < 0.95 ? qr/^file_extend_method = posix_fallocate$/
-			  :                        qr/^keep file_extend_method = posix_fallocate \(no difference/;
+			  :                        qr/^keep file_extend_method = posix_fallocate \((?:the two within 5% of each other|no difference beyond 5% shown): $r, interval $lo-$hi\)$/;
 			like($x->{advice}, $want, "$cell: the advice follows the ratio $r ($lo-$hi)");
 			my ($fixed) = $x->{evidence} =~ /(\d+) fallocate<->zeros switches a run/;
 			my ($alt) = $x->{evidence} =~ /alternates: .*?, (\d+) switches a run/;

@@ -738,7 +738,12 @@ AdviseResult advise(const AdviseRequest& req, const std::function<bool()>& shoul
         }
         std::string advice;
         if (better.empty())
-            advice = keep + " (no difference beyond 5% measured)";
+            // Within the margin both ways, or an interval too wide to say.
+            advice = keep +
+                     (decisive ? " (the two within 5% of each other: "
+                               : " (no difference beyond 5% shown: ") +
+                     fixed(ratio.median, 2) + ", interval " + fixed(ratio.lo, 2) + "-" +
+                     fixed(ratio.hi, 2) + ")";
         else if (has_setting)
             advice = "file_extend_method = " + better;
         else
