@@ -135,9 +135,10 @@ void run_block(RingsVariant& v, const RingsParams& p, int n, int block, bool aft
     ProcessSnapshot before;
     if (block == 0)
         before = snapshot_process(getpid());
-    const std::int64_t t_setup = now_ns();
+    std::int64_t t_setup = 0; // the attempt that succeeds: waiting is not set-up
     for (int attempt = 0;; ++attempt) {
         try {
+            t_setup = now_ns();
             set_up(set, v, p);
             break;
         } catch (const SysError& e) {
