@@ -1,6 +1,8 @@
 #include "pg_ring_plan.hpp"
 
 #include "error.hpp"
+#include "number_text.hpp"
+#include "params.hpp"
 #include "process_snapshot.hpp"
 
 #include <string>
@@ -16,17 +18,6 @@ namespace {
 constexpr int kSpecialWorkerProcs = 2;
 constexpr int kAuxiliaryProcsWithoutIoWorkers = 6;
 
-std::string mib(size_t bytes) {
-    char buf[32];
-    snprintf(buf, sizeof buf, "%.1f MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
-    return buf;
-}
-
-void check_range(const char* name, int value, int lo, int hi) {
-    if (value < lo || value > hi)
-        throw InvalidArgument(std::string(name) + " must be between " + std::to_string(lo) +
-                              " and " + std::to_string(hi) + ", got " + std::to_string(value));
-}
 } // namespace
 
 void validate(const Pg18Settings& s) {
@@ -105,8 +96,8 @@ RingPlan plan_pg18_rings(const Pg18Settings& s, const IoUringCaps& caps, const P
                std::to_string(lim.nofile_soft) + " (raise ulimit -n to at least " +
                std::to_string(p.fds_recommended) + "); ";
     if (p.enomem)
-        why += "ENOMEM: " + mib(p.locked_bytes) + " of ring memory exceeds RLIMIT_MEMLOCK " +
-               mib(lim.memlock_soft) + " (raise ulimit -l); ";
+        why += "ENOMEM: " + mib_text(p.locked_bytes) + " of ring memory exceeds RLIMIT_MEMLOCK " +
+               mib_text(lim.memlock_soft) + " (raise ulimit -l); ";
     if (p.emfile || p.enomem) {
         p.verdict = "fails";
         p.verdict_detail =
@@ -118,7 +109,7 @@ RingPlan plan_pg18_rings(const Pg18Settings& s, const IoUringCaps& caps, const P
                            ": backends get fewer safe file descriptors";
     } else {
         p.verdict = "ok";
-        p.verdict_detail = std::to_string(p.rings) + " rings, " + mib(p.ring_bytes) +
+        p.verdict_detail = std::to_string(p.rings) + " rings, " + mib_text(p.ring_bytes) +
                            " of ring memory, within RLIMIT_NOFILE and RLIMIT_MEMLOCK";
     }
     return p;

@@ -105,4 +105,12 @@ private:
 // `n` rounded up to whole pages.
 size_t page_round(size_t n);
 
+// The entries the kernel gives a ring asked for `v`: the next power of two.
+inline unsigned ring_entries(unsigned v) {
+    unsigned p = 1;
+    while (p < v)
+        p <<= 1;
+    return p;
+}
+
 } // namespace uringprobe

@@ -24,13 +24,6 @@ namespace {
 
 constexpr int kMaxDepth = 32768; // the kernel's IORING_MAX_ENTRIES
 
-unsigned round_pow2(unsigned v) {
-    unsigned p = 1;
-    while (p < v)
-        p <<= 1;
-    return p;
-}
-
 // The rings of one variant; destroying the set closes every ring, then
 // unmaps the region the rings lived in.
 class RingSet {
@@ -49,7 +42,7 @@ public:
     // One shared region, as PostgreSQL places its rings in shared memory:
     // per ring a page-aligned SQE array and a page-aligned ring area.
     void create_no_mmap(int n, unsigned depth) {
-        const size_t sq = round_pow2(depth);
+        const size_t sq = ring_entries(depth);
         const size_t cq = 2 * sq;
         const size_t sqes_bytes = page_round(sq * sizeof(io_uring_sqe));
         // The kernel's ring header is a few cache lines; 1 KiB covers it.

@@ -1,5 +1,7 @@
 #include "run_stats.hpp"
 
+#include "number_text.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -14,12 +16,6 @@ double median_of(std::vector<double> v) {
     std::sort(v.begin(), v.end());
     const size_t n = v.size();
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-std::string fixed(double v, int digits) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-    return buf;
 }
 
 } // namespace

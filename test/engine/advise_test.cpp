@@ -1,4 +1,5 @@
 #include "advise.hpp"
+#include "advise_budget.hpp"
 #include "error.hpp"
 #include "run_stats.hpp"
 #include "scratch_dir.hpp"
@@ -7,6 +8,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 using namespace uringprobe;
 
@@ -44,18 +46,138 @@ TEST(RunStats, MedianSpreadAndInterval) {
     EXPECT_DOUBLE_EQ(five.median, 10);
     // MAD 1 -> 14.826% of the median: one far run does not widen it.
     EXPECT_NEAR(five.spread_pct, 14.826, 1e-9);
-    EXPECT_LE(five.lo, five.median);
-    EXPECT_GE(five.hi, five.median);
-    EXPECT_GE(five.lo, 9);
-    EXPECT_LE(five.hi, 30);
     // The same runs give the same interval.
     const RunSummary again = summarize_runs({10, 11, 9, 10, 30});
     EXPECT_EQ(again.lo, five.lo);
     EXPECT_EQ(again.hi, five.hi);
 
+    // Two runs: their range.
+    const RunSummary two = summarize_runs({4, 6});
+    EXPECT_DOUBLE_EQ(two.lo, 4);
+    EXPECT_DOUBLE_EQ(two.hi, 6);
+
     const RunSummary negative = summarize_runs({-5, 3, -1});
     EXPECT_EQ(describe_runs(negative, 0, " us", false), "-1 us (-5 to 3 us, 3 runs)");
     EXPECT_THROW(summarize_runs({}), std::invalid_argument);
+}
+
+// The interval is the median's, not the runs' range: of 21 runs 1..21 it
+// lies within the middle half of the runs (the median of 21 resampled runs
+// has a standard error of about 1.25 x 6.1 / sqrt(21) = 1.7), and four
+// times as many runs of the same spread narrow it.
+TEST(RunStats, TheIntervalIsTheMediansAndNarrowsWithMoreRuns) {
+    std::vector<double> v;
+    for (int i = 1; i <= 21; ++i)
+        v.push_back(i);
+    const RunSummary s = summarize_runs(v);
+    EXPECT_DOUBLE_EQ(s.median, 11);
+    EXPECT_GE(s.lo, 6);
+    EXPECT_LE(s.hi, 16);
+    EXPECT_LT(s.lo, 11);
+    EXPECT_GT(s.hi, 11);
+    std::vector<double> more;
+    for (int k = 0; k < 4; ++k)
+        more.insert(more.end(), v.begin(), v.end());
+    const RunSummary m = summarize_runs(more);
+    EXPECT_DOUBLE_EQ(m.median, 11);
+    EXPECT_LT(m.hi - m.lo, s.hi - s.lo);
+}
+
+// ---- the budget scheduler, on a clock the test moves ----
+
+namespace {
+
+// A measurement whose round takes `seconds` of the test's clock, with a
+// spread of `spread` percent.
+Measurement timed(const std::string& name, double seconds, double* clock,
+                  std::vector<std::string>* log, double spread = 1) {
+    Measurement m;
+    m.name = name;
+    m.first_estimate = seconds;
+    m.round = [=](int round) {
+        log->push_back(name + std::to_string(round));
+        *clock += seconds;
+        return true;
+    };
+    m.spread = [spread] { return spread; };
+    return m;
+}
+
+std::string joined(const std::vector<std::string>& v) {
+    std::string out;
+    for (const auto& s : v)
+        out += (out.empty() ? "" : " ") + s;
+    return out;
+}
+
+} // namespace
+
+TEST(AdviseBudget, MeasurementsTakeTurnsUntilEachHasEnoughRounds) {
+    double clock = 0;
+    std::vector<std::string> log;
+    Measurement a = timed("a", 1, &clock, &log), b = timed("b", 0.5, &clock, &log);
+    ASSERT_TRUE(run_within_budget(
+        {&a, &b}, 100, [&] { return clock; }, nullptr));
+    EXPECT_EQ(joined(log), "a0 b0 a1 b1 a2 b2 a3 b3 a4 b4");
+    EXPECT_EQ(a.rounds, kEnoughRounds);
+    EXPECT_DOUBLE_EQ(a.seconds, 5);
+    EXPECT_EQ(a.account(), "a: 5 rounds of 1.00 s");
+    EXPECT_FALSE(a.budget_cut);
+}
+
+TEST(AdviseBudget, ANoisyMeasurementGetsMoreRoundsUpToTheMost) {
+    double clock = 0;
+    std::vector<std::string> log;
+    Measurement noisy = timed("n", 1, &clock, &log, kNoisyPct + 1);
+    Measurement steady = timed("s", 1, &clock, &log, kNoisyPct - 1);
+    ASSERT_TRUE(run_within_budget(
+        {&noisy, &steady}, 100, [&] { return clock; }, nullptr));
+    EXPECT_EQ(noisy.rounds, kMostRounds);
+    EXPECT_EQ(steady.rounds, kEnoughRounds);
+}
+
+TEST(AdviseBudget, NoRoundBegunThatTheBudgetHasNoRoomFor) {
+    double clock = 0;
+    std::vector<std::string> log;
+    Measurement big = timed("big", 3, &clock, &log), small = timed("small", 1, &clock, &log);
+    // 10 s: big 0-3, small 3-4, big 4-7, small 7-8; then big would end at
+    // 11 (cut), small runs 8-9 and 9-10, and the next would end at 11.
+    ASSERT_TRUE(run_within_budget(
+        {&big, &small}, 10, [&] { return clock; }, nullptr));
+    EXPECT_EQ(joined(log), "big0 small0 big1 small1 small2 small3");
+    EXPECT_TRUE(big.budget_cut);
+    EXPECT_TRUE(small.budget_cut);
+    EXPECT_EQ(big.account(), "big: 2 rounds of 3.00 s (budget spent; a round takes about 3.00 s)");
+    EXPECT_LE(clock, 10);
+}
+
+TEST(AdviseBudget, AnErrorEndsOnlyItsMeasurement) {
+    double clock = 0;
+    std::vector<std::string> log;
+    Measurement bad = timed("bad", 1, &clock, &log), good = timed("good", 1, &clock, &log);
+    bad.round = [](int) -> bool { throw NotMeasurable("too few rings to scale from"); };
+    ASSERT_TRUE(run_within_budget(
+        {&bad, &good}, 100, [&] { return clock; }, nullptr));
+    EXPECT_EQ(bad.rounds, 0);
+    EXPECT_EQ(bad.failed, "too few rings to scale from");
+    EXPECT_EQ(bad.account(), "bad: no round (stopped by an error: too few rings to scale from)");
+    EXPECT_EQ(good.rounds, kEnoughRounds);
+}
+
+TEST(AdviseBudget, AStopEndsTheRounds) {
+    double clock = 0;
+    std::vector<std::string> log;
+    Measurement a = timed("a", 1, &clock, &log);
+    int asked = 0;
+    EXPECT_FALSE(run_within_budget(
+        {&a}, 100, [&] { return clock; }, [&] { return ++asked > 2; }));
+    EXPECT_EQ(a.rounds, 2);
+    // a round cut short by a stop is not counted
+    Measurement cut = timed("cut", 1, &clock, &log);
+    cut.round = [](int) { return false; };
+    EXPECT_FALSE(run_within_budget(
+        {&cut}, 100, [&] { return clock; }, nullptr));
+    EXPECT_EQ(cut.rounds, 0);
 }
 
 TEST(Advise, RefusesABudgetOutsideItsRangeAndBadConcurrency) {

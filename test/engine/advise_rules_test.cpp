@@ -1,0 +1,480 @@
+// Every rule of uringprobe_advise() on made-up figures: the row each
+// branch gives, word for word where the wording is the rule's point. No
+// clock, no kernel, no file is involved (advise_rules.hpp).
+#include "advise_rules.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cerrno>
+#include <string>
+
+using namespace uringprobe;
+
+namespace {
+
+// A summary of runs as summarize_runs would give it.
+RunSummary runs(double median, double lo, double hi, int n = 5, double spread = 3) {
+    RunSummary s;
+    s.runs = n;
+    s.median = median;
+    s.lo = lo;
+    s.hi = hi;
+    s.spread_pct = spread;
+    return s;
+}
+
+IoUringCaps caps(bool no_mmap) {
+    IoUringCaps c;
+    c.ring_ok = true;
+    c.setup_flags.push_back({"NO_MMAP", no_mmap, 0, ""});
+    c.memlock = MemlockCharge::charged;
+    c.mmap_ring_bytes = 8192;
+    c.mmap_ring_mappings = 3;
+    c.region_ring_bytes = 8192;
+    return c;
+}
+
+// PostgreSQL 18.6 at max_connections 950 under io_method=worker, in a
+// backend with ulimit -n 20000 and ulimit -l 8 MiB, no WAL senders: 982
+// rings of 16
+// entries, separate mappings unless `one_region`.
+AdviseContext context(bool one_region = false) {
+    AdviseContext c;
+    c.process = "backend";
+    c.server.version_num = 180006;
+    c.server.version = "18.6";
+    c.server.io_method = "worker";
+    c.server.settings.max_connections = 950;
+    c.server.settings.max_wal_senders = 0;
+    c.server.settings.io_max_concurrency = 16;
+    c.server.settings.built_with_queue_init_mem = one_region;
+    c.file_extend_method = "posix_fallocate";
+    c.depth = 16;
+    c.limits.nofile_soft = 20000;
+    c.limits.memlock_soft = 8192 * 1024;
+    c.limits.open_fds = 12;
+    c.no_mmap_accepted = true;
+    c.defer_taskrun_accepted = true;
+    c.memlock = MemlockCharge::charged;
+    c.kernel_release = "6.18.0";
+    c.io_uring_disabled = "0";
+    c.plan = plan_pg18_rings(c.server.settings, caps(true), c.limits);
+    return c;
+}
+
+// A layout adding `share` of a bare fork of 1000 us, interval lo-hi.
+LayoutFigures layout(double share, double lo, double hi) {
+    return {runs(1000 * (1 + share), 1000 * (1 + lo), 1000 * (1 + hi)),
+            runs(1000 * share, 1000 * lo, 1000 * hi), runs(share, lo, hi)};
+}
+
+ForkCostSummary fork_cost(int rounds = 5) {
+    ForkCostSummary f;
+    f.rounds = rounds;
+    f.rings = 982;
+    f.plan_rings = 982;
+    f.forks_per_round = 100;
+    f.bare_us = runs(1000, 950, 1050);
+    f.separate = layout(1.8, 1.6, 2.0);
+    f.region = layout(0.05, 0.02, 0.09);
+    return f;
+}
+
+ForkCostSummary not_measured(const std::string& why) {
+    ForkCostSummary f;
+    f.not_measured = why;
+    return f;
+}
+
+ExtendSummary extension(RunSummary ratio) {
+    ExtendSummary s;
+    s.fs = "xfs";
+    s.dir = "/mnt/xfs/pgsql_tmp";
+    s.rounds = 5;
+    s.fallocate = {runs(0.3, 0.28, 0.32), runs(270, 260, 280), 3};
+    s.zeros = {runs(0.2, 0.19, 0.21), runs(190, 185, 195), 0};
+    s.fallocate_over_zeros = ratio;
+    return s;
+}
+
+bool starts_with(const std::string& s, const std::string& prefix) {
+    return s.rfind(prefix, 0) == 0;
+}
+
+} // namespace
+
+// ---- the judgements ----
+
+TEST(AdviseRules, ALayoutAddsBeyondAQuarterOfABareFork) {
+    EXPECT_FALSE(judge_layout(layout(0.24, 0.20, 0.30)).adds);
+    EXPECT_TRUE(judge_layout(layout(0.26, 0.20, 0.30)).adds);
+    // decisive only when the whole interval is on one side of the line
+    EXPECT_FALSE(judge_layout(layout(0.26, 0.20, 0.30)).decisive);
+    EXPECT_TRUE(judge_layout(layout(0.30, 0.26, 0.40)).decisive);
+    EXPECT_TRUE(judge_layout(layout(0.10, 0.05, 0.24)).decisive);
+    EXPECT_DOUBLE_EQ(kForkCostShare, 0.25);
+}
+
+TEST(AdviseRules, AnExtensionRatioIsJudgedAgainstTheMargin) {
+    // beyond the margin, the whole interval beyond it: sure
+    EXPECT_EQ(judge_extend_ratio(runs(1.40, 1.30, 1.50)).better, "write_zeros");
+    EXPECT_TRUE(judge_extend_ratio(runs(1.40, 1.30, 1.50)).decisive);
+    // beyond the margin, the interval above 1 but within it at its low end
+    EXPECT_EQ(judge_extend_ratio(runs(1.20, 1.02, 1.40)).better, "write_zeros");
+    EXPECT_FALSE(judge_extend_ratio(runs(1.20, 1.02, 1.40)).decisive);
+    // an interval that includes 1: no change, not sure of anything
+    EXPECT_EQ(judge_extend_ratio(runs(1.18, 0.98, 1.55)).better, "");
+    EXPECT_FALSE(judge_extend_ratio(runs(1.18, 0.98, 1.55)).decisive);
+    // within the margin both ways: no change, and sure of it
+    EXPECT_EQ(judge_extend_ratio(runs(1.02, 0.97, 1.04)).better, "");
+    EXPECT_TRUE(judge_extend_ratio(runs(1.02, 0.97, 1.04)).decisive);
+    // above 1 but the median within the margin: no change
+    EXPECT_EQ(judge_extend_ratio(runs(1.04, 1.01, 1.08)).better, "");
+    EXPECT_EQ(judge_extend_ratio(runs(0.80, 0.70, 0.85)).better, "posix_fallocate");
+    EXPECT_TRUE(judge_extend_ratio(runs(0.80, 0.70, 0.85)).decisive);
+    EXPECT_FALSE(judge_extend_ratio(runs(0.90, 0.80, 0.97)).decisive);
+}
+
+TEST(AdviseRules, ConfidenceNeedsRoundsADecisiveIntervalAndNoScaling) {
+    EXPECT_EQ(confidence_of(5, true, false), "high");
+    EXPECT_EQ(confidence_of(5, false, false), "medium");
+    EXPECT_EQ(confidence_of(7, true, true), "medium");
+    EXPECT_EQ(confidence_of(3, true, false), "medium");
+    EXPECT_EQ(confidence_of(2, true, false), "low");
+    EXPECT_EQ(confidence_of(0, false, false), "low");
+}
+
+// ---- io_method ----
+
+TEST(AdviseRules, IoMethodWhereRingSetupIsRefused) {
+    AdviseContext c = context();
+    c.ring_ok = false;
+    c.ring_err = EPERM;
+    const AdviceRow r = io_method_advice(c, not_measured("this process cannot create a ring"));
+    EXPECT_EQ(r.advice, "io_method = worker");
+    EXPECT_EQ(r.confidence, "high");
+    EXPECT_TRUE(starts_with(
+        r.evidence, "io_uring_setup fails in this process: EPERM (Operation not permitted): "))
+        << r.evidence;
+    EXPECT_NE(r.evidence.find("kernel 6.18.0: kernel.io_uring_disabled 0"), std::string::npos)
+        << r.evidence;
+    EXPECT_EQ(r.cost, "io_uring is not available to the server's processes");
+    c.server.version_num = 150020;
+    c.server.version = "15.20";
+    c.server.io_method.clear();
+    const AdviceRow old = io_method_advice(c, not_measured("this process cannot create a ring"));
+    EXPECT_EQ(old.advice, "on PostgreSQL 18: io_method = worker");
+    EXPECT_EQ(old.current, "none (PostgreSQL 15.20: no asynchronous I/O)");
+}
+
+TEST(AdviseRules, IoMethodWhereTheServerWouldNotStart) {
+    AdviseContext c = context();
+    c.limits.nofile_soft = 512;
+    c.plan = plan_pg18_rings(c.server.settings, caps(true), c.limits);
+    ASSERT_TRUE(c.plan.emfile);
+    AdviceRow r = io_method_advice(c, fork_cost());
+    EXPECT_EQ(r.advice, "io_method = worker until ulimit -n is at least 1982");
+    EXPECT_EQ(r.confidence, "high");
+    EXPECT_TRUE(
+        starts_with(r.evidence, "the server will not start with io_method=io_uring: EMFILE"))
+        << r.evidence;
+    EXPECT_EQ(r.cost, "io_method = io_uring would stop the server from starting");
+
+    c.limits.memlock_soft = 64 * 1024;
+    c.plan = plan_pg18_rings(c.server.settings, caps(true), c.limits);
+    ASSERT_TRUE(c.plan.enomem);
+    r = io_method_advice(c, fork_cost());
+    EXPECT_EQ(r.advice,
+              "io_method = worker until ulimit -n is at least 1982 and ulimit -l is at least 7856");
+    c.limits.nofile_soft = 20000;
+    c.plan = plan_pg18_rings(c.server.settings, caps(true), c.limits);
+    r = io_method_advice(c, fork_cost());
+    EXPECT_EQ(r.advice, "io_method = worker until ulimit -l is at least 7856");
+}
+
+TEST(AdviseRules, IoMethodWhenSeparateMappingsCostMoreThanTheLine) {
+    const AdviceRow r = io_method_advice(context(), fork_cost());
+    EXPECT_EQ(r.current, "worker");
+    EXPECT_EQ(r.advice,
+              "io_method = worker (or io_uring with the rings in one region: see ring layout)");
+    EXPECT_EQ(r.confidence, "high");
+    EXPECT_EQ(r.cost, "+1800 us (1600-2000 us, 5 runs) per connection, 180% of a bare fork "
+                      "(separate mappings per ring)");
+    EXPECT_TRUE(starts_with(r.evidence, "starts: 982 rings, 7.7 MiB of ring memory")) << r.evidence;
+    // a kernel without NO_MMAP has no one region to point to
+    AdviseContext c = context();
+    c.no_mmap_accepted = false;
+    EXPECT_EQ(io_method_advice(c, fork_cost()).advice, "io_method = worker");
+}
+
+TEST(AdviseRules, IoMethodWhenOneRegionIsAcceptable) {
+    const AdviseContext c = context(true);
+    ASSERT_TRUE(c.plan.one_region);
+    AdviceRow r = io_method_advice(c, fork_cost());
+    EXPECT_EQ(r.advice, "io_method = io_uring");
+    EXPECT_EQ(r.confidence, "high");
+    EXPECT_EQ(r.cost, "+50 us (20-90 us, 5 runs) per connection, 5% of a bare fork (one region)");
+    // fewer rounds, or scaled from fewer rings: less sure
+    EXPECT_EQ(io_method_advice(c, fork_cost(3)).confidence, "medium");
+    ForkCostSummary scaled = fork_cost();
+    scaled.scaled = true;
+    scaled.rings = 491;
+    scaled.why_fewer = "RLIMIT_MEMLOCK 8388608 of this process";
+    r = io_method_advice(c, scaled);
+    EXPECT_EQ(r.confidence, "medium");
+    EXPECT_NE(r.evidence.find("; scaled to the server's 982 rings (RLIMIT_MEMLOCK 8388608 of this "
+                              "process allows 491)"),
+              std::string::npos)
+        << r.evidence;
+    EXPECT_EQ(io_method_advice(c, fork_cost(2)).confidence, "low");
+}
+
+// The line itself: one region measured at 27% (20-35%) of a bare fork is
+// worker, and not sure of it; at 24% io_uring, equally unsure.
+TEST(AdviseRules, IoMethodNearTheLineFollowsTheMedianAndIsNotSure) {
+    const AdviseContext c = context(true);
+    ForkCostSummary f = fork_cost();
+    f.region = layout(0.27, 0.20, 0.35);
+    AdviceRow r = io_method_advice(c, f);
+    EXPECT_EQ(r.advice, "io_method = worker");
+    EXPECT_EQ(r.confidence, "medium");
+    f.region = layout(0.24, 0.20, 0.35);
+    r = io_method_advice(c, f);
+    EXPECT_EQ(r.advice, "io_method = io_uring");
+    EXPECT_EQ(r.confidence, "medium");
+}
+
+TEST(AdviseRules, IoMethodUnmeasuredFallsBackOnTheLayout) {
+    AdviceRow r =
+        io_method_advice(context(true), not_measured("the budget had no room for a round"));
+    EXPECT_EQ(r.advice, "io_method = io_uring");
+    EXPECT_EQ(r.confidence, "low");
+    EXPECT_EQ(r.cost, "not measured: computed, every fork copies 982 ring fds");
+    EXPECT_NE(r.evidence.find("fork cost not measured: the budget had no room for a round"),
+              std::string::npos);
+    r = io_method_advice(context(false), not_measured("the budget had no room for a round"));
+    EXPECT_EQ(r.advice,
+              "io_method = worker (or io_uring with the rings in one region: see ring layout)");
+    EXPECT_EQ(r.confidence, "low");
+    EXPECT_EQ(r.cost,
+              "not measured: computed, every fork copies 2946 ring mappings and 982 ring fds");
+}
+
+TEST(AdviseRules, IoMethodShortOfDescriptorsSaysTheLimit) {
+    AdviseContext c = context(true);
+    c.limits.nofile_soft = 1500;
+    c.plan = plan_pg18_rings(c.server.settings, caps(true), c.limits);
+    ASSERT_TRUE(c.plan.fd_headroom_short);
+    EXPECT_EQ(io_method_advice(c, fork_cost()).advice, "io_method = io_uring with ulimit -n 1982");
+}
+
+TEST(AdviseRules, IoMethodBeforePostgreSQL18SaysFor18) {
+    AdviseContext c = context();
+    c.server.version_num = 150020;
+    c.server.version = "15.20";
+    c.server.io_method.clear();
+    const AdviceRow r = io_method_advice(c, fork_cost());
+    EXPECT_EQ(r.advice, "on PostgreSQL 18: io_method = worker (or io_uring with the rings in one "
+                        "region: see ring layout)");
+}
+
+// ---- ring layout ----
+
+TEST(AdviseRules, RingLayoutOneRegionIsKept) {
+    const AdviceRow r = ring_layout_advice(context(true), fork_cost());
+    EXPECT_EQ(r.current, "one region (io_uring_queue_init_mem, NO_MMAP)");
+    EXPECT_EQ(r.advice, "keep one region");
+    EXPECT_EQ(r.confidence, "high");
+    EXPECT_EQ(r.cost, "+50 us (20-90 us, 5 runs) per connection, 5% of a bare fork");
+    EXPECT_EQ(ring_layout_advice(context(true), not_measured("x")).cost, "not measured");
+    EXPECT_EQ(ring_layout_advice(context(true), not_measured("x")).confidence, "low");
+}
+
+TEST(AdviseRules, RingLayoutSeparateAdvisesOneRegion) {
+    AdviceRow r = ring_layout_advice(context(), fork_cost());
+    EXPECT_EQ(r.current, "separate: 3 mappings per ring, 2946 in every process");
+    EXPECT_EQ(r.advice, "one region: build PostgreSQL 18 against liburing 2.5 or later "
+                        "(io_uring_queue_init_mem); this kernel accepts IORING_SETUP_NO_MMAP");
+    EXPECT_EQ(r.confidence, "high");
+    EXPECT_EQ(r.cost, "+1800 us (1600-2000 us, 5 runs) per connection, 180% of a bare fork, "
+                      "against +50 us (20-90 us, 5 runs) per connection, 5% of a bare fork in "
+                      "one region");
+    // intervals that overlap: the layouts do not surely differ
+    ForkCostSummary close = fork_cost();
+    close.separate = layout(0.10, 0.05, 0.20);
+    close.region = layout(0.05, 0.00, 0.12);
+    EXPECT_EQ(ring_layout_advice(context(), close).confidence, "medium");
+    // one region refused: its cost is not measured, and the row says why
+    ForkCostSummary refused = fork_cost();
+    refused.region.reset();
+    refused.region_refused = "EINVAL";
+    r = ring_layout_advice(context(), refused);
+    EXPECT_EQ(r.confidence, "medium");
+    EXPECT_EQ(r.cost, "+1800 us (1600-2000 us, 5 runs) per connection, 180% of a bare fork");
+    EXPECT_NE(r.evidence.find("; one region not measured: EINVAL"), std::string::npos);
+    r = ring_layout_advice(context(), not_measured("x"));
+    EXPECT_EQ(r.confidence, "low");
+    EXPECT_EQ(r.cost, "not measured: 2946 ring mappings copied by every fork");
+}
+
+TEST(AdviseRules, RingLayoutWithoutNoMmapOrIoUring) {
+    AdviseContext c = context();
+    c.no_mmap_accepted = false;
+    EXPECT_EQ(ring_layout_advice(c, fork_cost()).advice,
+              "one region needs a kernel with IORING_SETUP_NO_MMAP (6.5 or later) and liburing "
+              "2.5 or later; until then io_method = worker");
+    c.ring_ok = false;
+    const AdviceRow r = ring_layout_advice(c, not_measured("this process cannot create a ring"));
+    EXPECT_EQ(r.advice, "none: io_uring is not available here");
+    EXPECT_EQ(r.confidence, "high");
+    EXPECT_EQ(r.cost, "none");
+}
+
+// ---- file_extend_method ----
+
+TEST(AdviseRules, FileExtendMethodBeyondTheMarginChanges) {
+    AdviceRow r = file_extend_method_advice(context(), "ts", extension(runs(1.40, 1.30, 1.50)));
+    EXPECT_EQ(r.setting, "file_extend_method (ts)");
+    EXPECT_EQ(r.advice, "file_extend_method = write_zeros");
+    EXPECT_EQ(r.confidence, "high");
+    EXPECT_EQ(r.cost,
+              "270.0 us per extension with posix_fallocate, against 190.0 with write_zeros");
+    EXPECT_TRUE(starts_with(r.evidence, "xfs at /mnt/xfs/pgsql_tmp, 4 sessions growing one 64 MB "
+                                        "file, data written, sized by lock waiters and the "
+                                        "session's earlier extensions (PostgreSQL 16+): "
+                                        "posix_fallocate 0.300 s"))
+        << r.evidence;
+    r = file_extend_method_advice(context(), "ts", extension(runs(1.20, 1.02, 1.40)));
+    EXPECT_EQ(r.advice, "file_extend_method = write_zeros");
+    EXPECT_EQ(r.confidence, "medium");
+}
+
+TEST(AdviseRules, FileExtendMethodKeepSaysWhichKeepWithItsRatio) {
+    AdviceRow r = file_extend_method_advice(context(), "ts", extension(runs(1.18, 0.98, 1.55)));
+    EXPECT_EQ(r.advice, "keep file_extend_method = posix_fallocate (no difference beyond 5% shown: "
+                        "1.18, interval 0.98-1.55)");
+    EXPECT_EQ(r.confidence, "medium");
+    r = file_extend_method_advice(context(), "ts", extension(runs(1.02, 0.97, 1.04)));
+    EXPECT_EQ(r.advice, "keep file_extend_method = posix_fallocate (the two within 5% of each "
+                        "other: 1.02, interval 0.97-1.04)");
+    EXPECT_EQ(r.confidence, "high");
+}
+
+TEST(AdviseRules, FileExtendMethodFromWriteZerosAndWithoutTheSetting) {
+    AdviseContext c = context();
+    c.file_extend_method = "write_zeros";
+    AdviceRow r = file_extend_method_advice(c, "ts", extension(runs(0.80, 0.70, 0.85)));
+    EXPECT_EQ(r.advice, "file_extend_method = posix_fallocate");
+    EXPECT_EQ(r.cost,
+              "190.0 us per extension with write_zeros, against 270.0 with posix_fallocate");
+    // 18.0 and 18.1 have no setting: posix_fallocate is fixed
+    c.file_extend_method.clear();
+    r = file_extend_method_advice(c, "ts", extension(runs(1.40, 1.30, 1.50)));
+    EXPECT_EQ(r.current, "posix_fallocate (fixed: file_extend_method came with PostgreSQL 18.2)");
+    EXPECT_EQ(r.advice, "file_extend_method = write_zeros (PostgreSQL 18.2 or later)");
+    r = file_extend_method_advice(c, "ts", extension(runs(0.80, 0.70, 0.85)));
+    EXPECT_EQ(r.advice, "keep file_extend_method = posix_fallocate");
+}
+
+TEST(AdviseRules, FileExtendMethodUnmeasuredOrBefore16) {
+    ExtendSummary none;
+    none.not_measured = "mkdir /x/pgsql_tmp: Permission denied";
+    AdviceRow r = file_extend_method_advice(context(), "ts", none);
+    EXPECT_EQ(r.advice, "keep file_extend_method = posix_fallocate");
+    EXPECT_EQ(r.confidence, "low");
+    EXPECT_EQ(r.evidence, "not measured: mkdir /x/pgsql_tmp: Permission denied");
+    EXPECT_EQ(r.cost, "not measured");
+    AdviseContext c = context();
+    c.server.version_num = 150020;
+    c.server.version = "15.20";
+    c.file_extend_method.clear();
+    r = file_extend_method_advice(c, "ts", none);
+    EXPECT_EQ(r.current, "none (PostgreSQL 15.20 extends one block per write)");
+    EXPECT_EQ(r.advice,
+              "none before PostgreSQL 16: relations grow one block per write, never by fallocate");
+    EXPECT_EQ(r.confidence, "high");
+    EXPECT_EQ(r.evidence, "not measured: no extension rule to choose");
+}
+
+TEST(AdviseRules, FileExtendMethodEvidenceHasTheAlternationAndSharedFilesystems) {
+    ExtendSummary s = extension(runs(1.40, 1.30, 1.50));
+    s.alternation = ExtendFigures{runs(0.45, 0.4, 0.5), runs(300, 290, 310), 90};
+    s.alternation_over_fixed = runs(1.5, 1.4, 1.6);
+    s.tablespaces = 2;
+    const std::string e = file_extend_method_advice(context(), "ts", s).evidence;
+    EXPECT_NE(e.find("; sized by lock waiters alone (before 82a4edab) posix_fallocate alternates: "
+                     "0.450 s (0.400-0.500 s, spread 3.0%, 5 runs), 90 switches a run, 1.50 "
+                     "(1.40-1.60, spread 3.0%, 5 runs) x the sizing with 82a4edab"),
+              std::string::npos)
+        << e;
+    EXPECT_NE(e.find("; the same filesystem holds 2 tablespaces, measured once"),
+              std::string::npos);
+}
+
+// ---- limits ----
+
+TEST(AdviseRules, UlimitN) {
+    AdviseContext c = context();
+    AdviceRow r = ulimit_n_advice(c);
+    EXPECT_EQ(r.current, "20000");
+    EXPECT_EQ(r.advice, "keep ulimit -n 20000 (margin 18018)");
+    EXPECT_EQ(r.evidence, "io_method=io_uring at max_connections 950 needs 982 ring fds + "
+                          "max_files_per_process 1000 = 1982; 12 open in this process now");
+    EXPECT_EQ(r.confidence, "high");
+    c.limits.nofile_soft = 512;
+    EXPECT_EQ(ulimit_n_advice(c).advice,
+              "ulimit -n 1982 (now short by 1470) before io_method = io_uring");
+    c.server.io_method = "io_uring";
+    EXPECT_EQ(ulimit_n_advice(c).advice, "ulimit -n 1982 (now short by 1470)");
+    c.limits.nofile_soft = ~0ULL;
+    EXPECT_EQ(ulimit_n_advice(c).advice, "keep ulimit -n unlimited");
+}
+
+TEST(AdviseRules, UlimitL) {
+    AdviseContext c = context();
+    AdviceRow r = ulimit_l_advice(c);
+    EXPECT_EQ(r.current, "8192 KiB");
+    EXPECT_EQ(r.advice, "keep ulimit -l 8192 (margin 336 KiB)");
+    EXPECT_EQ(r.cost, "7.7 MiB of ring memory");
+    c.limits.memlock_soft = 4096 * 1024;
+    EXPECT_EQ(ulimit_l_advice(c).advice,
+              "ulimit -l 7856 (KiB; now short by 3760) before io_method = io_uring");
+    c.limits.memlock_soft = ~0ULL;
+    EXPECT_EQ(ulimit_l_advice(c).advice, "keep ulimit -l unlimited");
+    EXPECT_EQ(ulimit_l_advice(c).current, "unlimited");
+    c.memlock = MemlockCharge::not_charged;
+    c.memlock_detail = "a ring was created under RLIMIT_MEMLOCK 0";
+    c.limits.memlock_soft = 64 * 1024;
+    r = ulimit_l_advice(c);
+    EXPECT_EQ(r.advice, "keep ulimit -l 64 (ring memory is not charged to it here)");
+    EXPECT_EQ(r.evidence, "this kernel does not charge ring memory to RLIMIT_MEMLOCK (a ring was "
+                          "created under RLIMIT_MEMLOCK 0)");
+}
+
+// ---- budget ----
+
+TEST(AdviseRules, BudgetSaysWhatMoreTimeWouldBuy) {
+    BudgetSummary b;
+    b.spent = 9.5;
+    b.budget = 12;
+    b.parts.push_back({"fork cost at 982 rings: 3 rounds of 1.30 s", 3, true, false, 1.4});
+    b.parts.push_back({"extension on xfs (/x): 5 rounds of 0.40 s", 5, false, false, 0.5});
+    AdviceRow r = budget_advice(b);
+    // two more rounds of 1.4 s: 12 + 2.8, rounded up
+    EXPECT_EQ(r.advice, "budget => '15 s' for 5 rounds of each");
+    EXPECT_EQ(r.evidence, "spent 9.5 s of 12 s; fork cost at 982 rings: 3 rounds of 1.30 s; "
+                          "extension on xfs (/x): 5 rounds of 0.40 s");
+    EXPECT_EQ(r.cost, "9.5 s of this process's time");
+    b.parts[0].rounds = 5;
+    EXPECT_EQ(budget_advice(b).advice, "keep budget => '12 s': every measurement got 5 rounds");
+    b.parts[0].budget_cut = false;
+    EXPECT_EQ(budget_advice(b).advice,
+              "keep budget => '12 s': every measurement got the rounds it wanted");
+    b.parts[1].failed = true;
+    EXPECT_EQ(budget_advice(b).advice,
+              "keep budget => '12 s': an error, not the budget, ended a measurement");
+    b.parts.clear();
+    b.note = "lowered from 60.0 s to 0.50 s, half of statement_timeout";
+    EXPECT_EQ(budget_advice(b).evidence, "spent 9.5 s of 12 s (lowered from 60.0 s to 0.50 s, half "
+                                         "of statement_timeout); nothing could be measured");
+}
