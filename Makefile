@@ -5,7 +5,7 @@
 #   make installcheck               pg_regress against a running server
 #   make test                       set up servers and run every test
 #   make bench                      set up servers and run the benchmarks
-#                                   (PROFILE=full for the seed-sized matrices,
+#                                   (PROFILE=full for the report-sized matrices,
 #                                   LIST=1 to show the matrix only; see below)
 #   make soak [SOAK_SECONDS=180]    every experiment from 8 concurrent sessions,
 #                                   then leaks, crashes and the log checked

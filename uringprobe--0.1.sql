@@ -160,9 +160,9 @@ RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'uringprobe_extend'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
 
--- Completions kept in flight (seeds/002_*): `depth` operations on a ring of
+-- Completions kept in flight (report 2): `depth` operations on a ring of
 -- this backend, every reaped completion replaced at once by a new operation
--- with its own submission (resubmit 'each', the seed's shape) or all those
+-- with its own submission (resubmit 'each', the report's shape) or all those
 -- reaped together with one (resubmit 'batch'); CQEs taken off one head store
 -- each (reaping 'each', io_uring_cqe_seen) or with one cq_advance per batch.
 -- op 'nop', 'read' (4 KiB from a page-cached scratch file in `dir`, NULL: the
@@ -216,8 +216,8 @@ RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'uringprobe_completions'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
 
--- An event loop's cost per event (seeds/004_*), as Samba's local.event test:
--- a byte on each of `pipes` pipes, wait until readable, read it. backend
+-- An event loop's cost per event (report 4), as Samba's local.event test:
+-- a byte on each of `pipes` pipes, wait until readable, read it. loop
 -- 'epoll', 'poll', 'uring_oneshot' (POLL_ADD re-armed per event and submitted
 -- before the next byte, so each poll waits and is woken), 'uring_multishot',
 -- either with '_defer' (DEFER_TASKRUN), or 'pg_waiteventset' (this backend's
@@ -226,12 +226,14 @@ LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
 -- asks (a cross-process ping-pong). enters: waiting (and arming) system
 -- calls made; armed_ready: io_uring polls that completed as they were armed
 -- (0: every poll waited). p50_us..max_us: per round (latency_histogram:
--- every round, as low_ns:count buckets).
+-- every round, as low_ns:count buckets). backend: the old name of loop,
+-- refused with a hint.
 CREATE FUNCTION uringprobe_events(
-    backend text DEFAULT 'epoll',
+    loop text DEFAULT 'epoll',
     pipes integer DEFAULT 1,
     events bigint DEFAULT 100000,
     peer text DEFAULT 'self',
+    backend text DEFAULT NULL,
     OUT experiment text,
     OUT variant text,
     OUT status text,
@@ -296,8 +298,8 @@ REVOKE ALL ON FUNCTION uringprobe_completions(text, integer, text, text, text, b
     FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION uringprobe_completions(text, integer, text, text, text, bigint, text)
     TO pg_execute_server_program;
-REVOKE ALL ON FUNCTION uringprobe_events(text, integer, bigint, text) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION uringprobe_events(text, integer, bigint, text) TO pg_execute_server_program;
+REVOKE ALL ON FUNCTION uringprobe_events(text, integer, bigint, text, text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION uringprobe_events(text, integer, bigint, text, text) TO pg_execute_server_program;
 -- Rings, forks and (with pg_write_server_files) scratch files in the
 -- tablespaces: for those trusted to run programs as the server's user.
 REVOKE ALL ON FUNCTION uringprobe_advise(interval, integer) FROM PUBLIC;

@@ -1,4 +1,4 @@
-# Connection churn (seeds/000_*): pgbench -C with bench/churn.sql over
+# Connection churn (report 1): pgbench -C with bench/churn.sql over
 # server flavour x io_method x max_connections. Per cell and run: average
 # connection time, tps including reconnects, the postmaster's CPU per
 # connection (uringprobe_postmaster() before and after) and its io_uring

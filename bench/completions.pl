@@ -1,8 +1,8 @@
-# Completions kept in flight (seeds/002_*): uringprobe_completions() in a
+# Completions kept in flight (report 2): uringprobe_completions() in a
 # backend and `uringprobe-cli completions` in a bare process, over op x
 # setup flags x depth x pattern, in rounds that alternate which side goes
 # first. Pattern 'each': every CQE taken off with its own head store and
-# replaced by its own submission (the seed's: 100 receives in flight on an
+# replaced by its own submission (report 2's: 100 receives in flight on an
 # SQPOLL ring, one re-submitted per completion, is the cell recv/sqpoll/100/
 # each); 'batch': the CQEs found taken off and replaced together. ns per
 # completion, and the submitting thread's and the SQPOLL thread's CPU per
@@ -103,7 +103,7 @@ $node->stop;
 
 # The backend's medians beside the comparison: what was in flight, the
 # completions per io_uring_enter, the submitting thread's and the SQPOLL
-# thread's CPU per completion (the seed's metric); and the backend / bare
+# thread's CPU per completion (the report's metric); and the backend / bare
 # process ratio's 95% bootstrap interval over the runs and whether it
 # excludes 1.
 my $cmp = tsv_open($cmp_file, qw(op flags depth pattern rounds completions backend_ns cli_ns ratio

@@ -1,4 +1,4 @@
-# Concurrent COPY into one table (seeds/003_*): a fixed total volume copied
+# Concurrent COPY into one table (report 3): a fixed total volume copied
 # by 1, 2, 4, 8 ... pgbench clients (bench/copy.sql, data from
 # bench/copy-data.pl) into one table on the filesystem under test, over
 # server x io_method x file_extend_method x filesystem. The whole cluster
@@ -13,13 +13,13 @@
 #
 # The servers: the last of each major version (pg18-combined, pg15), and
 # the on-request servers named by URINGPROBE_COPY_ON_REQUEST that were set
-# up (pg18-noprior: 18 without commit 82a4edab, the seed's regression, with
+# up (pg18-noprior: 18 without commit 82a4edab, report 3's regression, with
 # its default file_extend_method and the first io_method alone) or make
 # bench's SERVERS names; or
 # URINGPROBE_COPY_SERVERS.
 #
 #   perl bench/copy.pl RUNS.tsv TABLE.tsv EXTENDS.tsv RATIOS.tsv
-# TABLE.tsv has the seed's shape: a row per filesystem and client count,
+# TABLE.tsv has the report's shape: a row per filesystem and client count,
 # per configuration (PostgreSQL 15 first, then the on-request servers,
 # then the others) the median seconds and their min-max. EXTENDS.tsv: per
 # configuration, filesystem and client count the median relation
@@ -87,7 +87,7 @@ else
 	my %last = map { $_->{major} => $_ } grep { !$_->{on_request} } @servers;
 	@servers = grep { $_->{on_request} ? $asked{ $_->{name} } : $last{ $_->{major} } == $_ } @servers;
 }
-# The seed's column order: PostgreSQL 15, the regression, the others.
+# The report's column order: PostgreSQL 15, the regression, the others.
 sub rank { my ($s) = @_; return $s->{major} < 18 ? 0 : $s->{on_request} ? 1 : 2; }
 @servers = sort { rank($a) <=> rank($b) } @servers;
 my ($client) = sort { $b->{major} <=> $a->{major} } @servers;

@@ -1,4 +1,4 @@
-# Event loop ping-pong: events per second per backend, pipes and peer
+# Event loop ping-pong: events per second per loop, pipes and peer
 # (self: the waiter writes its own bytes once armed; process: a child
 # writes them), in a backend and in a bare process (medians).
 #   gnuplot -e "lib='bench'; data='events.tsv'; out='events.png'" bench/events.gp

@@ -1,12 +1,13 @@
-# The event-loop ping-pong (seeds/004_*): uringprobe_events() in a backend
-# and `uringprobe-cli events` in a bare process, every backend (plus
+# The event-loop ping-pong (report 4): uringprobe_events() in a backend
+# and `uringprobe-cli events` in a bare process, every loop (plus
 # PostgreSQL's WaitEventSet, backend only), with the bytes written by the
 # waiting process itself once armed (peer self) and by a child process
 # each time the waiter asks (peer process: a real cross-process ping-pong,
 # every event a sleep and a wake-up), in rounds that alternate which side
 # goes first; and the CLI's epoll against bench/epoll-pingpong.c, the
-# smallest hand-written epoll loop, compiled here. vs_epoll: a backend's
-# events/s over epoll's, same peer and pipes (the seed's comparison);
+# smallest hand-written epoll loop, compiled here. vs_epoll: a loop's
+# events/s in a backend over epoll's, same peer and pipes (the report's
+# comparison);
 # *_ci95 and *_verdict: the 95% bootstrap interval of that ratio and of
 # backend / bare process over the runs, and whether it excludes 1.
 #
@@ -29,10 +30,10 @@ my @pipes = split ' ', ($ENV{URINGPROBE_EVENTS_PIPES} // '1');
 my @peers = split ' ', ($ENV{URINGPROBE_EVENTS_PEERS} // 'self process');
 my %events_of = (self => $events, process => $ENV{URINGPROBE_EVENTS_PROCESS} // 20000);
 my $rounds = $ENV{URINGPROBE_EVENTS_ROUNDS} // 5;
-my @backends = qw(epoll poll uring_oneshot uring_oneshot_defer uring_multishot
+my @loops = qw(epoll poll uring_oneshot uring_oneshot_defer uring_multishot
   uring_multishot_defer pg_waiteventset);
 
-plan_cells($rounds * (@pipes * @peers * (@backends * 2 - 1) + scalar(grep { $_ == 1 } @pipes)));
+plan_cells($rounds * (@pipes * @peers * (@loops * 2 - 1) + scalar(grep { $_ == 1 } @pipes)));
 
 my ($server) = sort { $b->{major} <=> $a->{major} } servers();
 my $cli = "$server->{bindir}/uringprobe-cli";
@@ -45,11 +46,11 @@ $node->safe_psql('postgres', 'CREATE EXTENSION uringprobe');
 my @cols = qw(variant status ops seconds ops_per_sec p50_us p99_us max_us user_ms sys_ms pipes
   peer rounds enters armed_ready vcsw ivcsw latency_histogram);
 my $runs = runs_open($runs_file, qw(where round), @cols);
-my %eps;    # backend/pipes/peer -> where -> [events/s]; -> 'enters' -> [per event]
-my %why;    # backend/pipes/peer -> where -> why a side has no rate
+my %eps;    # loop/pipes/peer -> where -> [events/s]; -> 'enters' -> [per event]
+my %why;    # loop/pipes/peer -> where -> why a side has no rate
 my @cells = map {
 	my $n = $_;
-	((map { my $peer = $_; map { "$_/$n/$peer" } @backends } @peers), $n == 1 ? ('reference') : ())
+	((map { my $peer = $_; map { "$_/$n/$peer" } @loops } @peers), $n == 1 ? ('reference') : ())
 } @pipes;
 my $took = repeat_rounds('events', \@cells, $rounds, sub {
 	my ($e, $round, $label) = @_;
@@ -62,18 +63,18 @@ my $took = repeat_rounds('events', \@cells, $rounds, sub {
 		push @{ $eps{'epoll/1/self'}{reference} }, $rate;
 		return { reference => $rate };
 	}
-	my ($backend, $n, $peer) = split m{/}, $e;
+	my ($loop, $n, $peer) = split m{/}, $e;
 	my $count = $events_of{$peer};
 	my %m;
 	for my $where ($round % 2 ? qw(backend cli) : qw(cli backend))
 	{
-		next if $where eq 'cli' && $backend eq 'pg_waiteventset';
-		cell("events $backend, $n pipes, peer $peer, " . ($where eq 'cli' ? 'bare process' : $where) . ", $label");
+		next if $where eq 'cli' && $loop eq 'pg_waiteventset';
+		cell("events $loop, $n pipes, peer $peer, " . ($where eq 'cli' ? 'bare process' : $where) . ", $label");
 		my $r = $where eq 'backend'
-		  ? bench_query($node, "SELECT * FROM uringprobe_events('$backend', $n, $count, '$peer')")
-		  : cli_row($cli, 'events', '--backend', $backend, '--pipes', $n, '--events', $count, '--peer', $peer);
+		  ? bench_query($node, "SELECT * FROM uringprobe_events('$loop', $n, $count, '$peer')")
+		  : cli_row($cli, 'events', '--loop', $loop, '--pipes', $n, '--events', $count, '--peer', $peer);
 		run_row($runs, $where, $round, map { $r->{$_} } @cols);
-		# only what was measured: a refused backend has no rate
+		# only what was measured: a refused loop has no rate
 		if ($r->{status} ne 'ok') { $why{$e}{$where} //= $r->{status}; next; }
 		push @{ $eps{$e}{$where} }, $r->{ops_per_sec};
 		$m{$where} = $r->{ops_per_sec};
@@ -85,7 +86,7 @@ close $runs;
 $node->stop;
 
 # A side that measured nothing is blank, with the reason in status.
-my $cmp = tsv_open($cmp_file, qw(backend pipes peer rounds status backend_events_s cli_events_s ratio
+my $cmp = tsv_open($cmp_file, qw(loop pipes peer rounds status backend_events_s cli_events_s ratio
 	  min_ratio backend_range_k cli_range_k vs_epoll enters_per_event reference_events_s cli_vs_reference
 	  best_vs_reference ratio_ci95 ratio_verdict vs_epoll_ci95 vs_epoll_verdict));
 my $best = sub { my @v = sort { $b <=> $a } @_; return $v[0]; };    # events/s: higher is better
@@ -94,14 +95,14 @@ for my $n (@pipes)
 	for my $peer (@peers)
 	{
 		my $epoll = $eps{"epoll/$n/$peer"}{backend};
-		for my $backend (@backends)
+		for my $loop (@loops)
 		{
-			my $e = $eps{"$backend/$n/$peer"} // {};
+			my $e = $eps{"$loop/$n/$peer"} // {};
 			my ($bk, $c, $ref) = map { $e->{$_} ? median(@{ $e->{$_} }) : '' } qw(backend cli reference);
-			my %w = %{ $why{"$backend/$n/$peer"} // {} };
+			my %w = %{ $why{"$loop/$n/$peer"} // {} };
 			my $status = join('; ', map { "$_: $w{$_}" } sort keys %w) || 'ok';
 			my $both = $bk ne '' && $c ne '';
-			tsv_row($cmp, $backend, $n, $peer, $took->{"$backend/$n/$peer"}, $status,
+			tsv_row($cmp, $loop, $n, $peer, $took->{"$loop/$n/$peer"}, $status,
 				$bk eq '' ? '' : sprintf('%.0f', $bk),
 				$c eq '' ? '' : sprintf('%.0f', $c),
 				$both ? sprintf('%.2f', $bk / $c) : '',
@@ -114,7 +115,7 @@ for my $n (@pipes)
 				$ref ne '' && $c ne '' ? sprintf('%.2f', $c / $ref) : '',
 				$ref ne '' && $c ne '' ? sprintf('%.2f', $best->(@{ $e->{cli} }) / $best->(@{ $e->{reference} })) : '',
 				ratio_interval($e->{backend} // [], $e->{cli} // []),
-				$backend eq 'epoll' ? ('', '') : ratio_interval($e->{backend} // [], $epoll // []));
+				$loop eq 'epoll' ? ('', '') : ratio_interval($e->{backend} // [], $epoll // []));
 		}
 	}
 }

@@ -1,4 +1,4 @@
-# Relation-style file extension (seeds/003_*) on real filesystems, in two
+# Relation-style file extension (report 3) on real filesystems, in two
 # shapes:
 #
 #  1. Sessions sharing one file, as backends share a relation: the same
@@ -9,7 +9,7 @@
 #     fills pages. The backend/CLI ratio shows what the backend adds.
 #  2. Many backends at once from pgbench (bench/extend.sql), each extending
 #     its own file, a fixed total volume split among 1, 2, 4 ... clients.
-#  3. The seed's mechanism: sessions sharing one file with PostgreSQL 16's
+#  3. Report 3's mechanism: sessions sharing one file with PostgreSQL 16's
 #     extension sizes, from the sessions really waiting on the extension
 #     lock, without the fix of 82a4edab (sizing waiters) and with it
 #     (waiters_prior), mdzeroextend, data written page by page, in the

@@ -15,7 +15,7 @@
 # cell, threads, rank, function, space (k: kernel, u: user), samples,
 # share_pct, threads_samples. FAMILIES.TSV (likewise): per cell, the share
 # of all its samples in each family of functions that is the benchmark's
-# seed's evidence (the fork/exit path for rings and churn, CQ posting and
+# report's evidence (the fork/exit path for rings and churn, CQ posting and
 # the SQPOLL loop for completions, io_uring and epoll polling for events,
 # the filesystems' allocation and write paths for extend and copy); WIDE.TSV
 # (written) the same as a row per cell and a column per family, for the
@@ -28,7 +28,7 @@ die "usage: perf-profile.pl BENCH PERF.DATA CELLS.TSV PROFILE.TSV FAMILIES.TSV\n
 
 my %top = (all => 10, main => 10, sqpoll => 6, iowq => 6);
 # The kernel's CQ posting: filling a CQE and committing the CQ ring (the
-# seed's io_commit_cqring and __io_cqring_fill_event; batched since 5.9).
+# report 2's io_commit_cqring and __io_cqring_fill_event; batched since 5.9).
 my $cq_posting = qr/^(io_commit_cqring|__io_commit_cqring|__io_cqring_fill_event|io_fill_cqe|__io_fill_cqe|io_cqring_ev_posted|__io_cq_unlock_post|io_cq_unlock_post|__io_submit_flush_completions|io_req_cqe_overflow|io_post_aux_cqe|io_add_aux_cqe|io_cqe_cache_refill|io_cqring_wake|__io_post_aux)/;
 # Each family: name, functions, and the thread group whose samples it is a
 # share of (default: all the experiment's threads).

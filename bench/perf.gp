@@ -1,6 +1,6 @@
 # make bench PERF=1: per cell of one benchmark, the share of its samples
 # (the experiment's threads) in each family of kernel functions that is its
-# seed's evidence (bench/perf-profile.pl), as clustered bars.
+# report's evidence (bench/perf-profile.pl), as clustered bars.
 #   gnuplot -e "lib='bench'; data='perf-rings.tsv'; out='perf-rings.png'; bench='rings'; cells=12; columns=4" bench/perf.gp
 # (columns: the file's, the cell's name and one per family)
 if (!exists("cells")) cells = 10
@@ -16,5 +16,5 @@ set ylabel "share of the cell's samples (%)"
 set key top left
 set bmargin 16
 set lmargin 24
-set title titled("kernel profile of " . bench . ": the seed's evidence per cell (perf record -e cpu-clock)")
+set title titled("kernel profile of " . bench . ": the report's evidence per cell (perf record -e cpu-clock)")
 plot for [f = 2:columns] data using f:xtic(1) title columnheader(f)

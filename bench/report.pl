@@ -333,7 +333,7 @@ sub spread_caption
 # make bench PERF=1 (perf.tsv, perf-<bench>.tsv, perf-<bench>.png/svg): a
 # benchmark's kernel profile, after its spread tables: per cell, the top
 # functions by self share of all the experiment's threads, and of the
-# SQPOLL thread and io-wq workers where they ran; the seed's evidence
+# SQPOLL thread and io-wq workers where they ran; the report's evidence
 # (families of functions) per cell as a table and a plot.
 my @perf_rows = -f "$dir/perf.tsv" ? read_tsv("$dir/perf.tsv") : ();
 shift @perf_rows;
@@ -363,7 +363,7 @@ sub perf_items
 	if (-f "$dir/perf-$bench.tsv")
 	{
 		push @items, { kind => 'spread', rows => [ read_tsv("$dir/perf-$bench.tsv") ], width => 80,
-			caption => "the seed's evidence: share of each cell's samples (%) in each family of functions:" };
+			caption => "the report's evidence: share of each cell's samples (%) in each family of functions:" };
 		push @items, { kind => 'plot', name => "perf-$bench", perf => 1 } if -s "$dir/perf-$bench.svg";
 	}
 	return @items;

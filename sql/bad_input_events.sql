@@ -3,7 +3,9 @@
 CREATE EXTENSION IF NOT EXISTS uringprobe;
 SELECT call, regress_error_of(call) AS error
 FROM (VALUES
+    ('uringprobe_events(loop => NULL)'),
     ('uringprobe_events(backend => NULL)'),
+    ('uringprobe_events(backend => ''epoll'')'),
     ('uringprobe_events(pipes => NULL)'),
     ('uringprobe_events(events => NULL)'),
     ('uringprobe_events(peer => NULL)'),
@@ -21,4 +23,6 @@ FROM (VALUES
     ('uringprobe_events(events => 9223372036854775807)'),
     ('uringprobe_events(pipes => ''two'')')
 ) c(call);
+-- The parameter's old name is refused, the hint naming the new one.
+SELECT count(*) FROM uringprobe_events(backend => 'uring_multishot', events => 10);
 SELECT 1 AS still_usable;

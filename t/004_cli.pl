@@ -45,9 +45,9 @@ for my $server (servers())
 	is("$c{status} $c{ops} $c{errors}", 'ok 500 0', "$server->{name}: completions in a bare process");
 	%c = row_of($cli, 'completions', '--op', 'read', '--dir', $scratch, '--completions', '500');
 	is("$c{status} $c{ops} $c{errors}", 'ok 500 0', "$server->{name}: completions of reads in a bare process");
-	%c = row_of($cli, 'events', '--backend', 'uring_oneshot', '--pipes', '3', '--events', '300');
+	%c = row_of($cli, 'events', '--loop', 'uring_oneshot', '--pipes', '3', '--events', '300');
 	is("$c{status} $c{ops} $c{rounds}", 'ok 300 100', "$server->{name}: events in a bare process");
-	%c = row_of($cli, 'events', '--backend', 'uring_oneshot', '--peer', 'process', '--events', '300');
+	%c = row_of($cli, 'events', '--loop', 'uring_oneshot', '--peer', 'process', '--events', '300');
 	is("$c{status} $c{ops} $c{peer} $c{armed_ready}", 'ok 300 process 0',
 		"$server->{name}: events with a peer process in a bare process, every poll waited");
 
@@ -83,7 +83,7 @@ for my $server (servers())
 		[ [ 'completions', '--resubmit', 'never' ], qr/resubmit must be one of each, batch, got 'never'/ ],
 		[ [ 'completions', '--flags', 'defer_taskrun' ], qr/defer_taskrun requires single_issuer/ ],
 		[ [ 'events', '--peer', 'thread' ], qr/peer must be one of self, process, got 'thread'/ ],
-		[ [ 'events', '--backend', 'pg_waiteventset' ], qr/only uringprobe_events\(\) in a backend has it/ ],
+		[ [ 'events', '--loop', 'pg_waiteventset' ], qr/only uringprobe_events\(\) in a backend has it/ ],
 		[ [ 'events', '--pipes', '0' ], qr/pipes must be between 1 and 1000, got 0/ ],
 		[ [ 'extend', '--dir', $scratch, '--strategy', 'zero' ], qr/strategy must be one of fallocate, write_zeros, mdzeroextend, write, got 'zero'/ ],
 		[ [ 'extend', '--dir', $scratch, '--interface', 'aio' ], qr/interface must be one of sync, io_uring, io_uring_async/ ],
@@ -106,7 +106,8 @@ for my $server (servers())
 		[ [ 'completions', '--depth', '4097' ], qr/depth must be between 1 and 4096, got 4097/ ],
 		[ [ 'completions', '--reaping', 'some' ], qr/reaping must be one of each, batch, got 'some'/ ],
 		[ [ 'events', '--events', '-1' ], qr/events must be between 1 and 100000000, got -1/ ],
-		[ [ 'events', '--backend', 'kqueue' ], qr/backend must be one of epoll, poll/ ],
+		[ [ 'events', '--loop', 'kqueue' ], qr/loop must be one of epoll, poll/ ],
+		[ [ 'events', '--backend', 'epoll' ], qr/--backend was renamed --loop/ ],
 		[ [ 'events', '--pipes', 'x' ], qr/--pipes must be an integer, got 'x'/ ],
 		[ [ 'env', '--format', 'json' ], qr/--format must be table or tsv, got 'json'/ ],
 		[ [ 'events', 'extra' ], qr/unknown option 'extra'/ ])

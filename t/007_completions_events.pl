@@ -1,5 +1,5 @@
 # uringprobe_completions() and uringprobe_events() under every io_method of
-# every server: every operation, reaping mode and event backend runs and
+# every server: every operation, reaping mode and event loop runs and
 # returns sane rows; refused setup flags are rows, not errors; a cancelled
 # run leaves the backend's fds, rings, threads and children as they were.
 use strict;
@@ -21,7 +21,7 @@ my %flags_since = (
 	'sqpoll' => [ 5, 11 ],
 	'single_issuer,defer_taskrun' => [ 6, 1 ],
 	'single_issuer,coop_taskrun' => [ 6, 0 ]);
-my %backend_since = (
+my %loop_since = (
 	uring_oneshot => [ 5, 1 ],
 	uring_multishot => [ 5, 13 ],
 	uring_oneshot_defer => [ 6, 1 ],
@@ -90,17 +90,17 @@ for my $server (servers())
 				"$cell: $flags: SQPOLL thread CPU reported exactly with SQPOLL");
 		}
 
-		for my $backend (qw(epoll poll uring_oneshot uring_oneshot_defer uring_multishot
+		for my $loop (qw(epoll poll uring_oneshot uring_oneshot_defer uring_multishot
 			uring_multishot_defer pg_waiteventset))
 		{
 			for my $run ([ 1, 'self' ], [ 4, 'self' ], [ 4, 'process' ])
 			{
 				my ($pipes, $peer) = @$run;
-				my $what = "$cell: events $backend x$pipes, peer $peer";
+				my $what = "$cell: events $loop x$pipes, peer $peer";
 				# a peer process's events each take a sleep and a wake-up: fewer
 				my $events = $peer eq 'process' ? 400 : 2000;
-				my $r = query_row($node, "SELECT * FROM uringprobe_events('$backend', $pipes, $events, '$peer')");
-				if ($r->{status} =~ /^unsupported: / && !kernel_since(@{ $backend_since{$backend} // [ 0, 0 ] }))
+				my $r = query_row($node, "SELECT * FROM uringprobe_events('$loop', $pipes, $events, '$peer')");
+				if ($r->{status} =~ /^unsupported: / && !kernel_since(@{ $loop_since{$loop} // [ 0, 0 ] }))
 				{
 				  SKIP: { skip "$what: this kernel predates it ($r->{status})", 3; }
 					next;
@@ -110,7 +110,7 @@ for my $server (servers())
 				ok($r->{ops_per_sec} > 0 && $r->{p50_us} > 0 && $r->{p50_us} <= $r->{p99_us}
 					  && $r->{p99_us} <= $r->{max_us} * 1.02,
 					"$what: events/s > 0, 0 < p50 <= p99 <= max");
-				is($r->{armed_ready}, $backend =~ /^uring_/ ? 0 : '', "$what: no poll completed as it was armed");
+				is($r->{armed_ready}, $loop =~ /^uring_/ ? 0 : '', "$what: no poll completed as it was armed");
 			}
 		}
 

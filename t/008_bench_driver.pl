@@ -357,7 +357,7 @@ for my $fs (grep { $_->{status} eq 'ok' } scratch_filesystems())
 
 # The kernel's profile of every cell (PERF=1, as make test runs the tiny
 # bench when it is root): per benchmark with cells, the top functions of
-# each cell, kernel ones among them, the seed's evidence per cell as a
+# each cell, kernel ones among them, the report's evidence per cell as a
 # table and a plot, in the benchmark's section of the report.
 my $perf = ($ENV{URINGPROBE_BENCH_PERF} // '') eq '1';
 my @profiled = qw(rings churn extend copy completions events);

@@ -219,6 +219,11 @@ P parse_params(const up::ParamTable<P>& table, int argc, char** argv, bool* tsv,
                 args.common(opt, tsv);
             continue;
         }
+        if (!row->param.renamed_to.empty()) {
+            up::Param now = row->param;
+            now.name = row->param.renamed_to;
+            usage_error(opt + " was renamed " + now.option());
+        }
         up::ParamValue v;
         switch (row->param.type) {
         case up::ParamType::boolean:
@@ -440,8 +445,8 @@ int cmd_completions(int argc, char** argv) {
 int cmd_events(int argc, char** argv) {
     bool tsv = false;
     const up::EventsParams p = parse_params(up::events_params(), argc, argv, &tsv);
-    if (p.backend == "pg_waiteventset")
-        usage_error("backend pg_waiteventset is PostgreSQL's own: only uringprobe_events() in a "
+    if (p.loop == "pg_waiteventset")
+        usage_error("loop pg_waiteventset is PostgreSQL's own: only uringprobe_events() in a "
                     "backend has it");
     up::validate(p, {}, "");
     print_table(up::events_table(up::run_events(p, nullptr, [] { return false; })), tsv);

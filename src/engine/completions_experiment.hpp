@@ -1,12 +1,12 @@
-// What it costs to take completions off an io_uring (seeds/002_*): keep
+// What it costs to take completions off an io_uring (report 2): keep
 // `depth` operations in flight, replacing every reaped completion with a
 // new operation at once (resubmit each: one submission per CQE, the
-// seed's shape) or once per reaped batch (resubmit batch: one submission
+// report's shape) or once per reaped batch (resubmit batch: one submission
 // for all the CQEs found), and take the CQEs off the ring one head store
 // each (reaping each, io_uring_cqe_seen) or with one io_uring_cq_advance
 // per batch. Operations: nop, read (4 KiB from a page-cached scratch file)
 // or recv (datagrams on a loopback UDP socket, sent by a child process as
-// fast as it can: the seed's test). Every io_uring_enter is made and
+// fast as it can: the report's test). Every io_uring_enter is made and
 // counted here. Setup flags sqpoll, single_issuer, defer_taskrun,
 // coop_taskrun: a combination the io_uring API defines as invalid is bad
 // input; one this kernel refuses is a row saying so.

@@ -24,9 +24,9 @@ namespace uringprobe {
 
 namespace {
 
-const char* const kBackends[] = {"epoll",           "poll",
-                                 "uring_oneshot",   "uring_oneshot_defer",
-                                 "uring_multishot", "uring_multishot_defer"};
+const char* const kLoops[] = {"epoll",           "poll",
+                              "uring_oneshot",   "uring_oneshot_defer",
+                              "uring_multishot", "uring_multishot_defer"};
 const NamedValue kPeers[] = {{"self", int(EventPeer::self)}, {"process", int(EventPeer::process)}};
 
 class EpollWaiter : public EventWaiter {
@@ -212,11 +212,11 @@ private:
 const ParamTable<EventsParams>& events_params() {
     using P = EventsParams;
     static const ParamTable<P> table = {
-        {text_param("backend", "'epoll'",
+        {text_param("loop", "'epoll'",
                     "epoll|poll|uring_oneshot|uring_oneshot_defer|uring_multishot|"
                     "uring_multishot_defer|pg_waiteventset",
                     "how to wait (pg_waiteventset: PostgreSQL's own, in a backend only)"),
-         [](P& p, const ParamValue& v) { p.backend = v.s; }, nullptr},
+         [](P& p, const ParamValue& v) { p.loop = v.s; }, nullptr},
         number_row<P, &P::pipes>(
             integer_param("pipes", 1, 1, 1000, "pipes written and waited for each round")),
         number_row<P, &P::events>(
@@ -228,6 +228,7 @@ const ParamTable<EventsParams>& events_params() {
              p.peer = static_cast<EventPeer>(lookup_name(kPeers, "peer", v.s));
          },
          nullptr},
+        renamed_row<P>("backend", ParamType::text, "loop"),
     };
     return table;
 }
@@ -237,16 +238,16 @@ EventsParams::EventsParams() {
 }
 
 void validate(const EventsParams& p, const Caps& caps, const std::string& external) {
-    bool known = !external.empty() && p.backend == external;
+    bool known = !external.empty() && p.loop == external;
     std::string names;
-    for (const char* b : kBackends) {
-        known = known || p.backend == b;
+    for (const char* b : kLoops) {
+        known = known || p.loop == b;
         names += std::string(names.empty() ? "" : ", ") + b;
     }
     if (!external.empty())
         names += ", " + external;
     if (!known)
-        throw InvalidArgument("backend must be one of " + names + ", got '" + p.backend + "'");
+        throw InvalidArgument("loop must be one of " + names + ", got '" + p.loop + "'");
     check_ranges(events_params(), p, caps);
 }
 
@@ -266,7 +267,7 @@ EventsResult run_events(const EventsParams& p,
     if (p.peer == EventPeer::process)
         peer.emplace(pipes);
     std::unique_ptr<EventWaiter> waiter;
-    const std::string& b = p.backend;
+    const std::string& b = p.loop;
     if (b == "epoll")
         waiter = std::make_unique<EpollWaiter>();
     else if (b == "poll")
@@ -286,7 +287,7 @@ EventsResult run_events(const EventsParams& p,
     } else if (external)
         waiter = external();
     else
-        throw InvalidArgument("backend '" + b + "' is not available here");
+        throw InvalidArgument("loop '" + b + "' is not available here");
     for (int i = 0; i < p.pipes; ++i)
         waiter->add(pipes[size_t(i)].read_end.get(), i);
 
@@ -336,8 +337,7 @@ EventsResult run_events(const EventsParams& p,
 Table events_table(const EventsResult& r) {
     Table t =
         experiment_table({"pipes", "peer", "rounds", "enters", "armed_ready", "latency_histogram"});
-    add_row(t,
-            {"events", r.params.backend, r.outcome, r.events, r.seconds, &r.round_latency, r.usage},
+    add_row(t, {"events", r.params.loop, r.outcome, r.events, r.seconds, &r.round_latency, r.usage},
             {Value::integer(r.params.pipes), Value::text(name_of(kPeers, int(r.params.peer))),
              Value::integer(r.rounds), r.enters < 0 ? Value::null() : Value::integer(r.enters),
              r.armed_ready < 0 ? Value::null() : Value::integer(r.armed_ready),

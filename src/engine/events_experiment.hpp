@@ -1,9 +1,9 @@
-// An event loop's cost per event (seeds/004_*), as Samba's local.event
+// An event loop's cost per event (report 4), as Samba's local.event
 // test measures it: a byte on each of `pipes` pipes, wait until the read
 // ends are readable, read the bytes; repeat. The bytes are written by this
 // process after its polls are armed (peer self), or by a child process
 // each time this one, armed, asks for the next round (peer process: a
-// cross-process ping-pong, the shape a server's loop sees). Backends:
+// cross-process ping-pong, the shape a server's loop sees). Loops:
 // epoll, poll, io_uring with a POLL_ADD re-armed after every event and
 // submitted before the next byte is written (uring_oneshot: each poll is
 // armed, waits, and is woken) or one multishot POLL_ADD per pipe
@@ -23,7 +23,7 @@
 
 namespace uringprobe {
 
-// What a backend must do: watch read ends for readability.
+// What a loop must do: watch read ends for readability.
 class EventWaiter {
 public:
     virtual ~EventWaiter() = default;
@@ -48,16 +48,16 @@ enum class EventPeer { self, process };
 
 struct EventsParams {
     EventsParams(); // every parameter at its default
-    std::string backend;
+    std::string loop;
     int pipes;
     long events;
     EventPeer peer;
 };
 
-// backend, pipes, events, peer.
+// loop, pipes, events, peer; backend, the old name of loop, refused.
 const ParamTable<EventsParams>& events_params();
 
-// The backends this engine has itself; `external` names the one a caller
+// The loops this engine has itself; `external` names the one a caller
 // may bring (empty: none).
 void validate(const EventsParams& p, const Caps& caps, const std::string& external);
 
@@ -73,7 +73,7 @@ struct EventsResult {
     long armed_ready = -1;
 };
 
-// `external` makes the waiter for the backend validate() accepted as
+// `external` makes the waiter for the loop validate() accepted as
 // external. Pipes, rings and the peer process are gone when this returns or
 // throws; a peer that dies mid-run is an error saying so.
 EventsResult run_events(const EventsParams& p,

@@ -42,6 +42,10 @@ ParamValue Param::default_value() const {
     return v;
 }
 
+std::string Param::renamed_text() const {
+    return name + " was renamed " + renamed_to;
+}
+
 std::string Param::range_text(long long max_now) const {
     return std::string(power_of_two ? "a power of two " : "") + "between " + std::to_string(min) +
            " and " + std::to_string(max_now) + (cap.empty() ? "" : " (" + cap + ")");
@@ -90,6 +94,8 @@ std::string usage_line(const std::string& option, const std::string& help) {
 std::string usage_lines(const std::vector<Param>& params) {
     std::string out;
     for (const Param& p : params) {
+        if (!p.renamed_to.empty())
+            continue; // refused, not offered
         std::string option = p.option();
         if (p.type == ParamType::boolean) {
             out += usage_line(option, p.cli_help.empty() ? p.help : p.cli_help);
@@ -155,6 +161,17 @@ Param text_param(const char* name, const char* def, const char* choices, const c
     p.default_sql = def;
     p.choices = choices ? choices : "";
     p.help = help;
+    return p;
+}
+
+Param renamed_param(const char* old_name, ParamType type, const char* new_name) {
+    Param p;
+    p.name = old_name;
+    p.type = type;
+    p.default_sql = "NULL";
+    p.checked = false;
+    p.renamed_to = new_name;
+    p.help = std::string("the old name of ") + new_name + ": refused, naming it";
     return p;
 }
 

@@ -9,12 +9,17 @@ void copy_shape(const std::vector<Param>& params, SqlArgShape* out) {
     out->nargs = n;
     out->types = static_cast<ParamType*>(palloc_guarded(sizeof(ParamType) * n));
     out->nullable = static_cast<bool*>(palloc_guarded(sizeof(bool) * n));
+    out->renamed_to = static_cast<char**>(palloc_guarded(sizeof(char*) * n));
+    out->renamed_text = static_cast<char**>(palloc_guarded(sizeof(char*) * n));
     std::string nullable_names;
     int nullable_count = 0;
     for (int i = 0; i < n; ++i) {
         out->types[i] = params[i].type;
         out->nullable[i] = params[i].default_sql == "NULL";
-        if (out->nullable[i]) {
+        const bool renamed = !params[i].renamed_to.empty();
+        out->renamed_to[i] = renamed ? pstrdup_guarded(params[i].renamed_to) : nullptr;
+        out->renamed_text[i] = renamed ? pstrdup_guarded(params[i].renamed_text()) : nullptr;
+        if (out->nullable[i] && !out->renamed_to[i]) {
             nullable_names = params[i].name;
             ++nullable_count;
         }
@@ -30,10 +35,15 @@ SqlArg* read_sql_args(FunctionCallInfo fcinfo, const SqlArgShape& shape, const c
              "uringprobe: %s takes %d arguments in the module but was declared with %d; "
              "reinstall the extension (ALTER EXTENSION uringprobe UPDATE)",
              function, shape.nargs, PG_NARGS());
-    for (int i = 0; i < shape.nargs; ++i)
+    for (int i = 0; i < shape.nargs; ++i) {
         if (PG_ARGISNULL(i) && !shape.nullable[i])
             ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
                             errmsg("%s: %s", function, shape.null_message)));
+        if (!PG_ARGISNULL(i) && shape.renamed_to[i])
+            ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                            errmsg("%s: %s", function, shape.renamed_text[i]),
+                            errhint("Call %s(%s => ...).", function, shape.renamed_to[i])));
+    }
     SqlArg* args = static_cast<SqlArg*>(palloc0(sizeof(SqlArg) * (shape.nargs ? shape.nargs : 1)));
     for (int i = 0; i < shape.nargs; ++i) {
         SqlArg& a = args[i];

@@ -26,14 +26,17 @@ struct SqlArgShape {
     int nargs = 0;
     ParamType* types = nullptr;
     bool* nullable = nullptr;
-    char* null_message = nullptr; // "only dir may be NULL" or "arguments must not be NULL"
+    char* null_message = nullptr;  // "only dir may be NULL" or "arguments must not be NULL"
+    char** renamed_to = nullptr;   // per argument: its name now, for an old name; else null
+    char** renamed_text = nullptr; // "backend was renamed loop", for an old name
 };
 
 // Inside run_guarded(): the shape of `params`.
 void copy_shape(const std::vector<Param>& params, SqlArgShape* out);
 
 // Outside run_guarded(): every argument, by `shape`; a NULL where the
-// table allows none is ERROR 22004 naming the function.
+// table allows none is ERROR 22004 naming the function, an old name given
+// ERROR 22023 with the name now as the hint.
 SqlArg* read_sql_args(FunctionCallInfo fcinfo, const SqlArgShape& shape, const char* function);
 
 // Inside run_guarded(): the arguments set into `p` through `table`.

@@ -132,7 +132,7 @@ TEST(Completions, FlagCombinations) {
     EXPECT_EQ(ok.flags_in_effect, "single_issuer,coop_taskrun");
 }
 
-// The seed's configuration: 100 receives in flight on an SQPOLL ring, one
+// Report 2's configuration: 100 receives in flight on an SQPOLL ring, one
 // re-submitted per CQE. The SQPOLL thread's CPU is measured; submitting
 // needs no system call while the thread is awake.
 TEST(Completions, SqpollThreadIsMeasuredAndGone) {

@@ -73,15 +73,15 @@ const char* const kBuiltIn[] = {"epoll",           "poll",
 
 TEST(Events, EveryBackendDeliversExactlyTheEvents) {
     for (const auto peer : {EventPeer::self, EventPeer::process}) {
-        for (const char* backend : kBuiltIn) {
+        for (const char* loop : kBuiltIn) {
             for (int pipes : {1, 4}) {
                 EventsParams p;
-                p.backend = backend;
+                p.loop = loop;
                 p.pipes = pipes;
                 p.events = 2000;
                 p.peer = peer;
                 const EventsResult r = run_events(p, nullptr, never);
-                SCOPED_TRACE(std::string(backend) + " x" + std::to_string(pipes) + " peer " +
+                SCOPED_TRACE(std::string(loop) + " x" + std::to_string(pipes) + " peer " +
                              std::to_string(int(peer)));
                 if (r.outcome.status().rfind("unsupported", 0) == 0)
                     continue; // a kernel without multishot or DEFER_TASKRUN says so
@@ -102,17 +102,17 @@ TEST(Events, EveryBackendDeliversExactlyTheEvents) {
 // arming once), epoll and poll wait once (and again after a signal).
 TEST(Events, PollsWaitAndEntersAreCounted) {
     for (const auto peer : {EventPeer::self, EventPeer::process}) {
-        for (const char* backend : kBuiltIn) {
+        for (const char* loop : kBuiltIn) {
             EventsParams p;
-            p.backend = backend;
+            p.loop = loop;
             p.events = 1000;
             p.peer = peer;
             const EventsResult r = run_events(p, nullptr, never);
-            SCOPED_TRACE(std::string(backend) + " peer " + std::to_string(int(peer)));
+            SCOPED_TRACE(std::string(loop) + " peer " + std::to_string(int(peer)));
             if (r.outcome.status().rfind("unsupported", 0) == 0)
                 continue;
             ASSERT_EQ(r.outcome.status(), "ok");
-            const std::string b = backend;
+            const std::string b = loop;
             long expected = 1000;
             if (b.rfind("uring_oneshot", 0) == 0) {
                 EXPECT_EQ(r.armed_ready, 0);
@@ -132,10 +132,10 @@ TEST(Events, PollsWaitAndEntersAreCounted) {
 
 // A peer process killed mid-run is one clear error, and no child is left.
 TEST(Events, APeerThatDiesIsAnError) {
-    for (const char* backend : {"epoll", "uring_oneshot", "uring_multishot"}) {
-        SCOPED_TRACE(backend);
+    for (const char* loop : {"epoll", "uring_oneshot", "uring_multishot"}) {
+        SCOPED_TRACE(loop);
         EventsParams p;
-        p.backend = backend;
+        p.loop = loop;
         p.events = 100000000;
         p.peer = EventPeer::process;
         int polls = 0;
@@ -156,7 +156,7 @@ TEST(Events, APeerThatDiesIsAnError) {
 
 TEST(Events, ACallersWaiter) {
     EventsParams p;
-    p.backend = "mine";
+    p.loop = "mine";
     p.pipes = 3;
     p.events = 3000;
     EXPECT_NO_THROW(validate(p, Caps{}, "mine"));
@@ -193,8 +193,8 @@ TEST(Events, BadParametersAreRefused) {
     EventsParams p;
     EXPECT_NO_THROW(validate(p, caps, ""));
     const auto check = [&](const EventsParams& q) { validate(q, caps, ""); };
-    EXPECT_TRUE(refused_after(p, check, [](auto& q) { q.backend = "kqueue"; }));
-    EXPECT_TRUE(refused_after(p, check, [](auto& q) { q.backend = "pg_waiteventset"; }));
+    EXPECT_TRUE(refused_after(p, check, [](auto& q) { q.loop = "kqueue"; }));
+    EXPECT_TRUE(refused_after(p, check, [](auto& q) { q.loop = "pg_waiteventset"; }));
     EXPECT_TRUE(refused_after(p, check, [](auto& q) { q.pipes = 0; }));
     EXPECT_TRUE(refused_after(p, check, [&](auto& q) { q.pipes = 1001; }));
     EXPECT_TRUE(refused_after(p, check, [](auto& q) { q.events = 0; }));

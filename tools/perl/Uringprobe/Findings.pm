@@ -162,9 +162,9 @@ sub completions_finding
 	my ($dir, $kernel, $cpus) = @_;
 	my %f = finding_of(2);
 	my $runs = runs_of($dir, 'completions-runs.tsv');
-	my %seed = (where => 'backend', op => 'recv', flags_in_effect => 'sqpoll', depth => 100);
-	my $each = values_of($runs, 'sqpoll_ns_per_completion', %seed, resubmit => 'each');
-	my $batch = values_of($runs, 'sqpoll_ns_per_completion', %seed, resubmit => 'batch');
+	my %report2 = (where => 'backend', op => 'recv', flags_in_effect => 'sqpoll', depth => 100);
+	my $each = values_of($runs, 'sqpoll_ns_per_completion', %report2, resubmit => 'each');
+	my $batch = values_of($runs, 'sqpoll_ns_per_completion', %report2, resubmit => 'batch');
 	my @here;
 	push @here, sprintf('the SQPOLL thread\'s CPU per completion in the report\'s cell (recv, depth 100, replaced per CQE): %.0f ns', median(@$each)) if @$each;
 	my $c = compare($each, $batch);
