@@ -161,7 +161,7 @@ for my $server (@servers)
 	else
 	{
 		like($layout->{current}, qr/^separate: \d+ mappings per ring/, "$cell: separate mappings");
-		like($layout->{advice}, qr/^one region(: build PostgreSQL 18 against liburing 2\.5| needs a kernel)/,
+		like($layout->{advice}, qr/^one region(: build PostgreSQL 18 against liburing 2\.7| needs a kernel)/,
 			"$cell: the advice is one region");
 		like($layout->{cost}, qr/per connection, -?\d+% of a bare fork, against .* in one region$/,
 			"$cell: what each layout costs per connection, measured side by side");

@@ -137,10 +137,11 @@ AdviceRow ring_layout_advice(const AdviseContext& c, const ForkCostSummary& fork
         cost = fork.region ? added_text(*fork.region) : "not measured";
     } else {
         advice = c.no_mmap_accepted
-                     ? "one region: build PostgreSQL 18 against liburing 2.5 or later "
-                       "(io_uring_queue_init_mem); this kernel accepts IORING_SETUP_NO_MMAP"
+                     ? "one region: build PostgreSQL 18 against liburing 2.7 or later "
+                       "(io_uring_queue_init_mem; 2.5 and 2.6 size each ring 64 bytes short); "
+                       "this kernel accepts IORING_SETUP_NO_MMAP"
                      : "one region needs a kernel with IORING_SETUP_NO_MMAP (6.5 or later) "
-                       "and liburing 2.5 or later; until then io_method = worker";
+                       "and liburing 2.7 or later; until then io_method = worker";
         if (fork.separate && fork.region) {
             // Sure when the separate layout's interval lies wholly above one region's.
             const bool differs = fork.separate->added_us.lo > fork.region->added_us.hi;

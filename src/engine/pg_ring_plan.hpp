@@ -18,7 +18,8 @@ struct Pg18Settings {
     int max_wal_senders = 10;
     int io_max_concurrency = 64;
     int max_files_per_process = 1000;
-    // The server was built with io_uring_queue_init_mem (liburing >= 2.5).
+    // The server was built with io_uring_queue_init_mem (liburing 2.5 on;
+    // 2.7 and later size the rings right).
     bool built_with_queue_init_mem = false;
 };
 

@@ -12,7 +12,11 @@
 
 #if defined(IO_URING_VERSION_MAJOR) &&                                                             \
     (IO_URING_VERSION_MAJOR > 2 || (IO_URING_VERSION_MAJOR == 2 && IO_URING_VERSION_MINOR >= 5))
-#define URINGPROBE_HAVE_QUEUE_INIT_MEM 1 // io_uring_queue_init_mem (liburing 2.5+)
+// io_uring_queue_init_mem came with liburing 2.5; until 2.7 the size it
+// returns was 64 bytes short of what the ring uses (PostgreSQL 18 places its
+// rings side by side by that size, so it needs 2.7). Here it sets a ring up
+// in memory of its own.
+#define URINGPROBE_HAVE_QUEUE_INIT_MEM 1
 #endif
 
 namespace uringprobe {

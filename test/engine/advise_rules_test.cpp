@@ -293,8 +293,9 @@ TEST(AdviseRules, RingLayoutOneRegionIsKept) {
 TEST(AdviseRules, RingLayoutSeparateAdvisesOneRegion) {
     AdviceRow r = ring_layout_advice(context(), fork_cost());
     EXPECT_EQ(r.current, "separate: 3 mappings per ring, 2946 in every process");
-    EXPECT_EQ(r.advice, "one region: build PostgreSQL 18 against liburing 2.5 or later "
-                        "(io_uring_queue_init_mem); this kernel accepts IORING_SETUP_NO_MMAP");
+    EXPECT_EQ(r.advice, "one region: build PostgreSQL 18 against liburing 2.7 or later "
+                        "(io_uring_queue_init_mem; 2.5 and 2.6 size each ring 64 bytes short); "
+                        "this kernel accepts IORING_SETUP_NO_MMAP");
     EXPECT_EQ(r.confidence, "high");
     EXPECT_EQ(r.cost, "+1800 us (1600-2000 us, 5 runs) per connection, 180% of a bare fork, "
                       "against +50 us (20-90 us, 5 runs) per connection, 5% of a bare fork in "
@@ -322,7 +323,7 @@ TEST(AdviseRules, RingLayoutWithoutNoMmapOrIoUring) {
     c.no_mmap_accepted = false;
     EXPECT_EQ(ring_layout_advice(c, fork_cost()).advice,
               "one region needs a kernel with IORING_SETUP_NO_MMAP (6.5 or later) and liburing "
-              "2.5 or later; until then io_method = worker");
+              "2.7 or later; until then io_method = worker");
     c.ring_ok = false;
     const AdviceRow r = ring_layout_advice(c, not_measured("this process cannot create a ring"));
     EXPECT_EQ(r.advice, "none: io_uring is not available here");

@@ -134,7 +134,7 @@ sub rings_finding
 			  - median(@{ values_of($churn, 'conn_ms', server => 'pg18-separate', io_method => 'sync', max_connections => $mc) })
 			  : 0;
 			$f{advice} = sprintf('PostgreSQL 18 with io_method=io_uring: build against a liburing with io_uring_queue_init_mem '
-				  . '(2.5 or later: one region, as pg18-combined), or set io_method=worker; here each connection paid '
+				  . '(2.7 or later: one region, as pg18-combined), or set io_method=worker; here each connection paid '
 				  . '%.2f ms more at max_connections %d', $cost, $mc) if more($symptom);
 		}
 	}
