@@ -16,17 +16,18 @@ use warnings;
 use PostgreSQL::Test::Utils;
 use Time::HiRes;
 use Uringprobe::Bench;
+use Uringprobe::Benchmarks qw(setting);
 use Uringprobe::Cluster;
 
 my ($out_file) = @ARGV or die "usage: advise.pl ADVICE.tsv\n";
-my $budget = $ENV{URINGPROBE_ADVISE_BUDGET} // 20;
-my $connections = $ENV{URINGPROBE_ADVISE_CONNECTIONS} // 950;
-my $concurrency = $ENV{URINGPROBE_ADVISE_CONCURRENCY} // 4;
+my $budget = setting('URINGPROBE_ADVISE_BUDGET');
+my $connections = setting('URINGPROBE_ADVISE_CONNECTIONS');
+my $concurrency = setting('URINGPROBE_ADVISE_CONCURRENCY');
 die "URINGPROBE_ADVISE_BUDGET must be a positive number of seconds, got '$budget'\n"
   unless $budget =~ /^\d+(\.\d+)?$/ && $budget > 0;
 die "URINGPROBE_ADVISE_CONNECTIONS must be a positive integer, got '$connections'\n"
   unless $connections =~ /^[1-9]\d*$/;
-my ($fs) = bench_filesystems($ENV{URINGPROBE_ADVISE_FS} // 'xfs ext4');
+my ($fs) = bench_filesystems(setting('URINGPROBE_ADVISE_FS'));
 
 my @servers = servers();
 plan_cells(scalar @servers);

@@ -13,14 +13,15 @@ use strict;
 use warnings;
 use PostgreSQL::Test::Utils;
 use Uringprobe::Bench;
+use Uringprobe::Benchmarks qw(setting);
 use Uringprobe::Cluster;
 
 my ($runs_file, $medians_file) = @ARGV;
 die "usage: churn.pl RUNS.tsv MEDIANS.tsv\n" unless $medians_file;
-my $seconds = $ENV{URINGPROBE_CHURN_SECONDS} // 5;
-my $runs = $ENV{URINGPROBE_CHURN_RUNS} // 5;
-my @max_connections = split ' ', ($ENV{URINGPROBE_CHURN_CONNECTIONS} // '100 400 950 1000');
-my $clients = $ENV{URINGPROBE_CHURN_CLIENTS} // 2;
+my $seconds = setting('URINGPROBE_CHURN_SECONDS');
+my $runs = setting('URINGPROBE_CHURN_RUNS');
+my @max_connections = split ' ', setting('URINGPROBE_CHURN_CONNECTIONS');
+my $clients = setting('URINGPROBE_CHURN_CLIENTS');
 
 my @servers = servers();
 plan_cells(@max_connections * $runs * scalar(map { io_methods($_) } @servers));

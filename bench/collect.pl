@@ -1,21 +1,26 @@
-# results.csv of a results directory: every run of every benchmark (the
-# *-runs.tsv files, and rings.tsv whose rows are runs) as one CSV, a row per
-# cell and repetition, with a benchmark column and the union of all the
+# results.csv of a results directory: every run of every benchmark (each
+# file whose rows are runs, as Uringprobe::Benchmarks declares them) as
+# one CSV, a row per cell and repetition, with a benchmark column (the
+# benchmark, or its spread table's name) and the union of all the
 # parameter and measurement columns (empty where a benchmark has none).
 #
 #   perl bench/collect.pl RESULTS_DIR
 use strict;
 use warnings;
+use FindBin;
+use lib "$FindBin::Bin/../tools/perl";
+use Uringprobe::Benchmarks qw(runs_specs);
 
 my $dir = shift @ARGV or die "usage: collect.pl RESULTS_DIR\n";
 -d $dir or die "$dir is not a directory\n";
-my @files = sort(glob("$dir/*-runs.tsv"), grep { -f } "$dir/rings.tsv");
-die "no runs in $dir (no *-runs.tsv)\n" unless @files;
+my @specs = sort { $a->{file} cmp $b->{file} } grep { -f "$dir/$_->{file}" } runs_specs();
+die "no runs in $dir\n" unless @specs;
 
 my (@columns, %seen, @rows);
-for my $file (@files)
+for my $spec (@specs)
 {
-	my ($benchmark) = $file =~ m{([^/]+?)(?:-runs)?\.tsv$};
+	my $file = "$dir/$spec->{file}";
+	my $benchmark = $spec->{name} // $spec->{bench};
 	open my $fh, '<', $file or die "cannot read $file: $!\n";
 	chomp(my $header = <$fh> // '');
 	my @cols = split /\t/, $header;
@@ -46,4 +51,4 @@ print $fh join(',', map { csv($_) } $_->{benchmark}, @{$_}{@columns}), "\n" for 
 close $fh or die "cannot write $out.tmp: $!\n";
 # only a complete file gets the name
 rename "$out.tmp", $out or die "cannot rename $out.tmp: $!\n";
-print scalar(@rows), " runs of ", scalar(@files), " benchmarks in $out\n";
+print scalar(@rows), " runs of ", scalar(@specs), " benchmarks in $out\n";

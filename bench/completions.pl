@@ -18,15 +18,16 @@ use strict;
 use warnings;
 use PostgreSQL::Test::Utils;
 use Uringprobe::Bench;
+use Uringprobe::Benchmarks qw(setting);
 use Uringprobe::Cluster;
 
 my ($runs_file, $cmp_file) = @ARGV;
 die "usage: completions.pl RUNS.tsv COMPARISON.tsv\n" unless $cmp_file;
-my @ops = split ' ', ($ENV{URINGPROBE_COMPLETIONS_OPS} // 'nop recv');
-my @depths = split ' ', ($ENV{URINGPROBE_COMPLETIONS_DEPTHS} // '1 8 32 100');
-my @flag_sets = split ' ', ($ENV{URINGPROBE_COMPLETIONS_FLAGS} // 'none sqpoll');
-my $run_seconds = $ENV{URINGPROBE_COMPLETIONS_SECONDS} // 0.5;
-my $rounds = $ENV{URINGPROBE_COMPLETIONS_ROUNDS} // 3;
+my @ops = split ' ', setting('URINGPROBE_COMPLETIONS_OPS');
+my @depths = split ' ', setting('URINGPROBE_COMPLETIONS_DEPTHS');
+my @flag_sets = split ' ', setting('URINGPROBE_COMPLETIONS_FLAGS');
+my $run_seconds = setting('URINGPROBE_COMPLETIONS_SECONDS');
+my $rounds = setting('URINGPROBE_COMPLETIONS_ROUNDS');
 plan_cells($rounds * @ops * @flag_sets * @depths * 2 * 2);
 
 my ($server) = sort { $b->{major} <=> $a->{major} } servers();

@@ -37,27 +37,28 @@ use Cwd;
 use File::Path ();
 use PostgreSQL::Test::Utils;
 use Uringprobe::Bench;
+use Uringprobe::Benchmarks qw(setting);
 use Uringprobe::Cluster;
 
 my ($runs_file, $table_file, $extends_file, $ratios_file) = @ARGV;
 die "usage: copy.pl RUNS.tsv TABLE.tsv EXTENDS.tsv RATIOS.tsv\n" unless $ratios_file;
-my $total_mb = $ENV{URINGPROBE_COPY_MB} // 256;
-my $chunk_mb = $ENV{URINGPROBE_COPY_CHUNK_MB} // 16;
-my @clients = split ' ', ($ENV{URINGPROBE_COPY_CLIENTS} // '1 2 4 8');
-my $rounds = $ENV{URINGPROBE_COPY_ROUNDS} // 3;
-my ($fs_ok, $fs_missing) = bench_filesystems($ENV{URINGPROBE_COPY_FS} // 'xfs ext4');
+my $total_mb = setting('URINGPROBE_COPY_MB');
+my $chunk_mb = setting('URINGPROBE_COPY_CHUNK_MB');
+my @clients = split ' ', setting('URINGPROBE_COPY_CLIENTS');
+my $rounds = setting('URINGPROBE_COPY_ROUNDS');
+my ($fs_ok, $fs_missing) = bench_filesystems(setting('URINGPROBE_COPY_FS'));
 my @fs = @$fs_ok;
-my @io_methods = split ' ', ($ENV{URINGPROBE_COPY_IO_METHODS} // 'sync io_uring');
-my $placement = $ENV{URINGPROBE_COPY_PLACEMENT} // 'cluster';
+my @io_methods = split ' ', setting('URINGPROBE_COPY_IO_METHODS');
+my $placement = setting('URINGPROBE_COPY_PLACEMENT');
 # the rows' shape (bench/copy-data.pl): how many pages one batch fills.
 # narrow by default: its batches need 8 pages or fewer, so mdzeroextend
 # uses zeros or fallocate as the waiters come and go (wide rows need
 # about 10, always fallocate)
-my $rows = $ENV{URINGPROBE_COPY_ROWS} // 'narrow';
+my $rows = setting('URINGPROBE_COPY_ROWS');
 die "URINGPROBE_COPY_ROWS must be wide or narrow, got '$rows'\n" unless $rows =~ /^(wide|narrow)$/;
 # settings for every cluster, after the benchmark's own ("fsync = on;
 # wal_level = replica": the test clusters run with fsync off and minimal WAL)
-my @extra_settings = grep { /\S/ } split /;/, ($ENV{URINGPROBE_COPY_SETTINGS} // '');
+my @extra_settings = grep { /\S/ } split /;/, setting('URINGPROBE_COPY_SETTINGS');
 for (@extra_settings)
 {
 	die "URINGPROBE_COPY_SETTINGS: '$_' is not 'name = value'\n" unless /^\s*[a-z_.]+\s*=\s*\S/;
@@ -74,7 +75,7 @@ for my $c (@clients)
 }
 
 my @servers = servers(on_request => 1);
-if (my $names = $ENV{URINGPROBE_COPY_SERVERS})
+if (my $names = setting('URINGPROBE_COPY_SERVERS'))
 {
 	my %want = map { $_ => 1 } split ' ', $names;
 	@servers = grep { $want{ $_->{name} } } @servers;
@@ -83,7 +84,7 @@ if (my $names = $ENV{URINGPROBE_COPY_SERVERS})
 else
 {
 	my %asked = map { $_ => 1 } split ' ',
-	  join(' ', $ENV{URINGPROBE_COPY_ON_REQUEST} // '', $ENV{URINGPROBE_BENCH_SERVERS} // '');
+	  join(' ', setting('URINGPROBE_COPY_ON_REQUEST'), $ENV{URINGPROBE_BENCH_SERVERS} // '');
 	my %last = map { $_->{major} => $_ } grep { !$_->{on_request} } @servers;
 	@servers = grep { $_->{on_request} ? $asked{ $_->{name} } : $last{ $_->{major} } == $_ } @servers;
 }

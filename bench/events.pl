@@ -21,15 +21,16 @@ use warnings;
 use Cwd;
 use PostgreSQL::Test::Utils;
 use Uringprobe::Bench;
+use Uringprobe::Benchmarks qw(setting);
 use Uringprobe::Cluster;
 
 my ($runs_file, $cmp_file) = @ARGV;
 die "usage: events.pl RUNS.tsv COMPARISON.tsv\n" unless $cmp_file;
-my $events = $ENV{URINGPROBE_EVENTS} // 200000;
-my @pipes = split ' ', ($ENV{URINGPROBE_EVENTS_PIPES} // '1');
-my @peers = split ' ', ($ENV{URINGPROBE_EVENTS_PEERS} // 'self process');
-my %events_of = (self => $events, process => $ENV{URINGPROBE_EVENTS_PROCESS} // 20000);
-my $rounds = $ENV{URINGPROBE_EVENTS_ROUNDS} // 5;
+my $events = setting('URINGPROBE_EVENTS');
+my @pipes = split ' ', setting('URINGPROBE_EVENTS_PIPES');
+my @peers = split ' ', setting('URINGPROBE_EVENTS_PEERS');
+my %events_of = (self => $events, process => setting('URINGPROBE_EVENTS_PROCESS'));
+my $rounds = setting('URINGPROBE_EVENTS_ROUNDS');
 my @loops = qw(epoll poll uring_oneshot uring_oneshot_defer uring_multishot
   uring_multishot_defer pg_waiteventset);
 

@@ -28,19 +28,20 @@ use strict;
 use warnings;
 use PostgreSQL::Test::Utils;
 use Uringprobe::Bench;
+use Uringprobe::Benchmarks qw(setting);
 use Uringprobe::Cluster;
 
 my ($runs_file, $cmp_file, $pgbench_file, $pgbench_runs_file, $sizing_file, $sizing_runs_file) = @ARGV;
 die "usage: extend.pl RUNS.tsv COMPARISON.tsv PGBENCH.tsv PGBENCH_RUNS.tsv SIZING.tsv SIZING_RUNS.tsv\n"
   unless $sizing_runs_file;
-my ($fs_ok, $fs_missing) = bench_filesystems($ENV{URINGPROBE_EXTEND_FS} // 'xfs ext4 tmpfs');
+my ($fs_ok, $fs_missing) = bench_filesystems(setting('URINGPROBE_EXTEND_FS'));
 my @fs = @$fs_ok;
-my $mb = $ENV{URINGPROBE_EXTEND_MB} // 512;
-my $rounds = $ENV{URINGPROBE_EXTEND_ROUNDS} // 5;
-my @sessions = split ' ', ($ENV{URINGPROBE_EXTEND_SESSIONS} // '1 4');
-my @interfaces = split ' ', ($ENV{URINGPROBE_EXTEND_INTERFACES} // 'sync io_uring');
-my @clients = split ' ', ($ENV{URINGPROBE_EXTEND_CLIENTS} // '1 2 4');
-my @sizing_sessions = split ' ', ($ENV{URINGPROBE_EXTEND_SIZING_SESSIONS} // '1 2 4 8');
+my $mb = setting('URINGPROBE_EXTEND_MB');
+my $rounds = setting('URINGPROBE_EXTEND_ROUNDS');
+my @sessions = split ' ', setting('URINGPROBE_EXTEND_SESSIONS');
+my @interfaces = split ' ', setting('URINGPROBE_EXTEND_INTERFACES');
+my @clients = split ' ', setting('URINGPROBE_EXTEND_CLIENTS');
+my @sizing_sessions = split ' ', setting('URINGPROBE_EXTEND_SIZING_SESSIONS');
 my @strategies = qw(fallocate write_zeros mdzeroextend);
 my @sizings = qw(waiters waiters_prior);
 plan_cells($rounds * @fs * (@strategies * (@interfaces * @sessions * 2 + @clients) + @sizing_sessions * @sizings));

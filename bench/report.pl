@@ -10,6 +10,10 @@
 #                cells with their repetitions, and the latency histograms
 #
 #   perl bench/report.pl RESULTS_DIR [--baseline DIR] [--threshold PCT]
+#   perl bench/report.pl --findings-md RESULTS_DIR
+#
+# --findings-md prints what the run found of each report as a markdown
+# table (the README's), from the run's runs files and run.tsv alone.
 #
 # With --baseline (the results directory of an earlier run), every cell the
 # two runs share gets the ratio of the medians, and a cell worse by more
@@ -31,12 +35,15 @@ use MIME::Base64;
 use Uringprobe::TextTable;
 use Uringprobe::Stats;
 use Uringprobe::Findings;
+use Uringprobe::Benchmarks qw(runs_specs heading);
 
 my $format = 'uringprobe-results/1';
 my $usage = "usage: report.pl RESULTS_DIR [--baseline DIR] [--threshold PCT]\n"
+  . "       report.pl --findings-md RESULTS_DIR\n"
   . "       report.pl --check-baseline DIR --benchmarks 'NAME ...' [--machine M --cpu MODEL]\n";
-my ($baseline_dir, $threshold, $check_baseline, $benchmarks, $machine, $cpu) = (undef, 10);
+my ($baseline_dir, $threshold, $check_baseline, $benchmarks, $machine, $cpu, $findings_md) = (undef, 10);
 GetOptions(
+	'findings-md' => \$findings_md,
 	'baseline=s' => \$baseline_dir,
 	'threshold=f' => \$threshold,
 	'check-baseline=s' => \$check_baseline,
@@ -80,6 +87,19 @@ if (defined $check_baseline)
 	exit 0;
 }
 
+# The findings as the README's table: report, verdict, what was measured.
+if ($findings_md)
+{
+	my $dir = shift @ARGV or die $usage;
+	-f "$dir/run.tsv" or die "$dir has no run.tsv: not the results of a make bench run\n";
+	my %r = map { $_->[0] => $_->[1] } read_tsv("$dir/run.tsv");
+	my $cell = sub { return $_[0] =~ s/\|/\\|/gr; };
+	print "| report | verdict | measured here |\n|---|---|---|\n";
+	print '| ' . join(' | ', map { $cell->($_) } "$_->{report}: $_->{title}", $_->{verdict}, $_->{here}) . " |\n"
+	  for findings($dir, $r{benchmarks}, $r{kernel} // '', $r{cpus});
+	exit 0;
+}
+
 my $dir = shift @ARGV or die $usage;
 -d $dir or die "$dir is not a directory\n";
 -f "$dir/run.tsv" && -f "$dir/report.list"
@@ -87,24 +107,9 @@ my $dir = shift @ARGV or die $usage;
 $threshold > 0 or die "the threshold must be a positive percentage, got $threshold\n";
 
 # How each benchmark's runs are told apart and what they measure: the
-# columns naming a cell, and each metric with the direction that is better.
-my @specs = (
-	{ bench => 'rings', file => 'rings.tsv', key => [qw(server where rings variant)],
-	  metrics => [ [ p50_us => 'lower' ], [ fork_call_p50_us => 'lower' ] ] },
-	{ bench => 'churn', file => 'churn-runs.tsv', key => [qw(server io_method max_connections)],
-	  metrics => [ [ conn_ms => 'lower' ], [ pm_cpu_us_per_conn => 'lower' ] ] },
-	{ bench => 'extend', file => 'extend-runs.tsv', key => [qw(fs where strategy interface sessions)],
-	  metrics => [ [ seconds => 'lower' ] ] },
-	{ bench => 'extend', file => 'extend-pgbench-runs.tsv', key => [qw(fs strategy clients)],
-	  metrics => [ [ seconds => 'lower' ] ], name => 'extend-pgbench' },
-	{ bench => 'extend', file => 'extend-sizing-runs.tsv', key => [qw(fs sizing sessions)],
-	  metrics => [ [ seconds => 'lower' ] ], name => 'extend-sizing' },
-	{ bench => 'copy', file => 'copy-runs.tsv', key => [qw(server io_method file_extend_method fs clients)],
-	  metrics => [ [ seconds => 'lower' ] ] },
-	{ bench => 'completions', file => 'completions-runs.tsv',
-	  key => [qw(where op flags_in_effect depth resubmit)], metrics => [ [ ns_per_completion => 'lower' ] ] },
-	{ bench => 'events', file => 'events-runs.tsv', key => [qw(where variant pipes peer)],
-	  metrics => [ [ ops_per_sec => 'higher' ] ] });
+# columns naming a cell, and each metric with the direction that is better
+# (Uringprobe::Benchmarks declares them).
+my @specs = runs_specs();
 
 # run.tsv: "key<TAB>value" lines; env and server lines repeat.
 my (%run, %config, @servers, %timing);
@@ -452,7 +457,7 @@ if (-f "$dir/advise.tsv")
 		push @{ $advice{ $a{server} } }, \%a;
 	}
 }
-my $advice_title = 'What to set on each server (uringprobe_advise)';
+my $advice_title = heading('advice');
 my $advice_intro = 'uringprobe_advise() in a backend of each server at report 1\'s max_connections, under its default io_method (worker in PostgreSQL 18: should it switch?), with a '
   . 'tablespace on each scratch filesystem: the value to set, how sure (high: 5 runs or more and an interval that '
   . 'decides; medium: 3 or more; low: fewer, or not measured), what the current setting costs, the figures behind '
@@ -554,7 +559,7 @@ if (@advice_servers)
 }
 if (@findings)
 {
-	$md .= "\n## What this run found\n\nEach report uringprobe is built around: what it reported, what this run "
+	$md .= "\n## @{[heading('findings')]}\n\nEach report uringprobe is built around: what it reported, what this run "
 	  . "measured (ratios of medians, with their 95% bootstrap interval over the runs), and the verdict.\n";
 	for my $f (@findings)
 	{
@@ -562,7 +567,7 @@ if (@findings)
 		  . ($f->{here} ne '' ? "- here: $f->{here}\n" : '') . ($f->{advice} ? "- advice: $f->{advice}\n" : '');
 	}
 }
-my $repetitions_title = 'repetitions: how steady each cell was';
+my $repetitions_title = heading('repetitions');
 my @tail = ($rounds_item // (), @appendix);
 for my $item (@ordered, (@tail ? ({ kind => 'section', title => $repetitions_title }, @tail) : ()))
 {
@@ -645,7 +650,7 @@ if (@advice_servers)
 }
 if (@findings)
 {
-	$html .= "<h2>What this run found</h2>\n<p>Each report uringprobe is built around: what it reported, what this run "
+	$html .= "<h2>@{[heading('findings')]}</h2>\n<p>Each report uringprobe is built around: what it reported, what this run "
 	  . "measured (ratios of medians, with their 95% bootstrap interval over the runs), and the verdict.</p>\n";
 	for my $f (@findings)
 	{

@@ -17,13 +17,14 @@ use strict;
 use warnings;
 use PostgreSQL::Test::Utils;
 use Uringprobe::Bench;
+use Uringprobe::Benchmarks qw(setting);
 use Uringprobe::Cluster;
 
 my ($results_file, $cmp_file) = @ARGV;
 die "usage: rings.pl RESULTS.tsv COMPARISON.tsv\n" unless $cmp_file;
-my @ring_counts = split ' ', ($ENV{URINGPROBE_RINGS} // '132 432');
-my $forks = $ENV{URINGPROBE_RINGS_FORKS} // 300;
-my $rounds = $ENV{URINGPROBE_RINGS_ROUNDS} // 9;
+my @ring_counts = split ' ', setting('URINGPROBE_RINGS');
+my $forks = setting('URINGPROBE_RINGS_FORKS');
+my $rounds = setting('URINGPROBE_RINGS_ROUNDS');
 
 my @cols = qw(experiment variant status ops seconds ops_per_sec p50_us p99_us max_us user_ms
   sys_ms minflt rings depth ring_bytes setup_ms teardown_ms maps_before maps_after

@@ -20,21 +20,22 @@ use POSIX ();
 use PostgreSQL::Test::Utils;
 use Time::HiRes ();
 use Uringprobe::Bench;
+use Uringprobe::Benchmarks qw(setting);
 use Uringprobe::Cluster;
 
 my ($out_file) = @ARGV;
 die "usage: soak.pl SOAK.tsv\n" unless $out_file;
-my $seconds = $ENV{URINGPROBE_SOAK_SECONDS} // 180;
-my $clients = $ENV{URINGPROBE_SOAK_CLIENTS} // 8;
+my $seconds = setting('URINGPROBE_SOAK_SECONDS');
+my $clients = setting('URINGPROBE_SOAK_CLIENTS');
 plan_cells(1);
 
 my ($server) = sort { $b->{major} <=> $a->{major} } servers();
-if (my $name = $ENV{URINGPROBE_SOAK_SERVER})
+if (my $name = setting('URINGPROBE_SOAK_SERVER'))
 {
 	($server) = grep { $_->{name} eq $name } servers()
 	  or die "URINGPROBE_SOAK_SERVER: no server '$name' (set up: @{[ map { $_->{name} } servers() ]})\n";
 }
-my $io_method = $ENV{URINGPROBE_SOAK_IO_METHOD} // ($server->{major} >= 18 ? 'io_uring' : 'sync');
+my $io_method = setting('URINGPROBE_SOAK_IO_METHOD') || ($server->{major} >= 18 ? 'io_uring' : 'sync');
 grep { $_ eq $io_method } io_methods($server)
   or die "URINGPROBE_SOAK_IO_METHOD: $server->{name} has no io_method '$io_method'\n";
 my $scratch = default_scratch_dir();

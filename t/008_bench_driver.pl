@@ -18,6 +18,7 @@ use Test::More;
 use IPC::Run ();
 use Time::HiRes ();
 use Uringprobe::Bench;
+use Uringprobe::Benchmarks qw(names benchmark runs_specs heading);
 use Uringprobe::Browser;
 use Uringprobe::Cluster;
 use Uringprobe::TextTable;
@@ -30,18 +31,11 @@ is(scalar(@runs), 1, 'the tiny bench left one results directory') or BAIL_OUT("i
 my $dir = $runs[0];
 like($dir, qr{/\d{8}-\d{6}$}, 'named by its time, not marked failed');
 
-my @benches = qw(advise preflight rings churn extend copy completions events);
-my %tsv = (
-	advise => ['advise.tsv'],
-	preflight => ['preflight.tsv'],
-	rings => [qw(rings.tsv rings-compare.tsv)],
-	churn => [qw(churn-runs.tsv churn.tsv)],
-	extend => [qw(extend-runs.tsv extend.tsv extend-pgbench.tsv extend-pgbench-runs.tsv extend-sizing.tsv
-		  extend-sizing-runs.tsv)],
-	copy => [qw(copy-runs.tsv copy.tsv copy-extends.tsv)],
-	completions => [qw(completions-runs.tsv completions.tsv)],
-	events => [qw(events-runs.tsv events.tsv)]);
-for my $f (map { @$_ } values %tsv)
+# every benchmark run unless others are named, each file it declares (a
+# sparse one, a comparison that needs two configurations, may have no row)
+my @benches = names();
+my @files = map { grep { !$_->{sparse} } @{ benchmark($_)->{files} } } @benches;
+for my $f (map { $_->{file} } @files)
 {
 	my @lines = split /\n/, slurp_file("$dir/$f");
 	cmp_ok(scalar(@lines), '>=', 2, "$f: a header and rows");
@@ -78,20 +72,20 @@ for my $col (qw(server io_method max_connections fs where round strategy interfa
 	ok((grep { $_ eq $col } @head), "results.csv has column $col");
 }
 my $expected_rows = 0;
-for my $f (glob("$dir/*-runs.tsv"), "$dir/rings.tsv")
+my @runs_specs = grep { my $b = $_->{bench}; grep { $_ eq $b } @benches } runs_specs();
+for my $f (map { "$dir/$_->{file}" } @runs_specs)
 {
 	$expected_rows += () = slurp_file($f) =~ /\n/g;
 	$expected_rows--;    # header
 }
 is(scalar(@csv), $expected_rows, "results.csv: every run ($expected_rows)");
 my %csv_benches = map { (split /,/)[0] => 1 } @csv;
-is_deeply([ sort keys %csv_benches ],
-	[ sort qw(rings churn extend extend-pgbench extend-sizing copy completions events) ],
-	'results.csv: rows of every benchmark that has runs');
+my @measuring = sort map { $_->{name} // $_->{bench} } @runs_specs;
+is_deeply([ sort keys %csv_benches ], \@measuring, 'results.csv: rows of every benchmark that has runs');
 
 # The plots: PNG and SVG of each, real images, titled with the machine.
 chomp(my $kernel = `uname -r`);
-for my $plot (qw(churn extend copy completions events))
+for my $plot (map { map { $_->{name} } @{ benchmark($_)->{plots} // [] } } @benches)
 {
 	my $png = slurp_file("$dir/$plot.png");
 	is(substr($png, 0, 8), "\x89PNG\r\n\x1a\n", "$plot.png is a PNG");
@@ -111,25 +105,17 @@ like($md, qr/^Machine: \d+ CPUs, \d+ GiB RAM, kernel \Q$kernel\E$/m, 'report.md:
 like($md, qr/^Profile: tiny; /m, 'report.md: the profile');
 my @servers = servers();
 like($md, qr/^- \Q$_->{name}\E: PostgreSQL \Q$_->{major}\E\b/m, "report.md: the version of $_->{name}") for @servers;
-my %section = (
-	advise => 'What to set on each server \(uringprobe_advise\)',
-	preflight => 'preflight of every server',
-	rings => 'ring-per-backend fork cost',
-	churn => 'connection churn: pgbench -C',
-	extend => 'relation-style file extension',
-	copy => 'concurrent COPY into one table',
-	completions => 'completions kept in flight',
-	events => 'event loop ping-pong');
+# (the advice has the report's own section, the others their titles)
 for my $b (@benches)
 {
-	my $title = $section{$b} =~ s/\\//gr;
-	like($md, qr/^## \Q$title\E/m, "report.md: a section for $b");
+	my $title = $b eq 'advise' ? heading('advice') : benchmark($b)->{title};
+	like($md, qr/^## \Q$title\E$/m, "report.md: a section for $b");
 }
 is(scalar(() = $md =~ /^## /mg), scalar(@benches) + 2,
 	'report.md: a section per benchmark, the findings before them and the repetitions after');
-like($md, qr/\A(?:[^\n]*\n){3,14}\n## What to set on each server \(uringprobe_advise\)\n/,
+like($md, qr/\A(?:[^\n]*\n){3,14}\n## \Q@{[heading('advice')]}\E\n/,
 	'report.md: the advice right after the run\'s description');
-like($md, qr/\n## What to set on each server .*\n## What this run found\n(?:(?!\n## ).)*\n## preflight/s,
+like($md, qr/\n## \Q@{[heading('advice')]}\E.*\n## \Q@{[heading('findings')]}\E\n(?:(?!\n## ).)*\n## \Q@{[benchmark('preflight')->{title}]}\E/s,
 	'report.md: then the findings, then the benchmarks');
 
 # The advice: every server, every row graded, with figures; rows linked
@@ -159,7 +145,7 @@ like($md, qr/^- reported: .+\n- here: .*\d\.\d\dx \((?:95% interval \d+\.\d\d-\d
 like($md, qr/^\*\*Report 2, [^*]+: not measurable here: the completions benchmark did not run recv with SQPOLL at depth 100\*\*$/m,
 	'report.md: report 2 (its cell not in the tiny profile) says why it is not measurable')
   or diag($md =~ /^(\*\*Report 2.*)$/m);
-like($md, qr/\n## repetitions: how steady each cell was\n\nadaptive repetitions \(rounds\.tsv\)/,
+like($md, qr/\n## \Q@{[heading('repetitions')]}\E\n\nadaptive repetitions \(rounds\.tsv\)/,
 	'report.md: the repetitions last, opening with what the adaptive rounds did');
 like($md, qr/^spread of the repetitions \(events-runs\.tsv\): median, min-max, range% \(max - min\) and spread% \(1\.4826 x the median absolute deviation[^)]*\) in percent of the median; \d+ of \d+ cells spread more than 10% \(noisy\)[;:]/m,
 	'report.md: the spread of the repetitions, noisy cells counted');
@@ -219,9 +205,7 @@ for my $f (qw(extend.tsv completions.tsv events.tsv))
 	is_deeply($h, [qw(benchmark cell base_rounds rounds spread_pct disturbed_rounds extra_seconds state)],
 		'rounds.tsv: its columns');
 	my %benches = map { $_->[0] => 1 } @rows;
-	is_deeply([ sort keys %benches ],
-		[ sort qw(rings churn extend extend-pgbench extend-sizing copy completions events) ],
-		'rounds.tsv: the cells of every benchmark that measures');
+	is_deeply([ sort keys %benches ], \@measuring, 'rounds.tsv: the cells of every benchmark that measures');
 	# stopped at the most rounds allowed, or earlier when the extra rounds
 	# had taken their share of the benchmark's time; a spread printed as
 	# 10.0 may be 10.04, above the 10% that makes a cell noisy
@@ -377,7 +361,7 @@ SKIP:
 		cmp_ok(scalar(@$fh), '>=', 3, "perf-$b.tsv: and a column per family of functions (@$fh[1 .. $#$fh])");
 		ok(@frows && !(grep { grep { !/^\d+\.\d$/ } @$_[ 1 .. $#$_ ] } @frows), "perf-$b.tsv: shares in percent");
 		ok(-s "$dir/perf-$b.png" && -s "$dir/perf-$b.svg", "perf-$b.png and .svg are drawn");
-		like($md, qr/^## \Q$section{$b}\E(?:(?!^## ).)*^kernel profile \(PERF=1/ms, "report.md: ${b}'s kernel profile in its section");
+		like($md, qr/^## \Q@{[benchmark($b)->{title}]}\E(?:(?!^## ).)*^kernel profile \(PERF=1/ms, "report.md: ${b}'s kernel profile in its section");
 	}
 	# the cells of one benchmark are its own, rounds merged
 	my @rings_cells = grep { $_->[0] eq 'rings' } @prows;
@@ -609,7 +593,8 @@ is_deeply([ glob("$results/*"), glob("$results/.*[!.]") ], [], 'the refusals wro
 	my ($stdout, $stderr);
 	IPC::Run::run([ 'bash', 'tools/run-bench', '--list' ], '>', \$stdout, '2>', \$stderr);
 	is($? >> 8, 0, '--list succeeds');
-	like($stdout, qr/^events\s+EVENTS=2000 EVENTS_PROCESS=200 EVENTS_ROUNDS=2/m, '--list: the profile\'s variables per benchmark');
+	like($stdout, qr/^events\s+EVENTS=2000 EVENTS_PEERS=self process EVENTS_PIPES=1 EVENTS_PROCESS=200 EVENTS_ROUNDS=2$/m,
+		'--list: every variable of each benchmark, as the profile sets it or by default');
 	is_deeply([ glob("$results/*") ], [], '--list wrote nothing');
 }
 

@@ -4,15 +4,19 @@
 # pg_get_function_arguments() and the result type; every function the
 # extension installs is documented; every experiment's parameter table in
 # the engine (uringprobe-cli params) declares what the install script
-# declares. And every URINGPROBE_* variable the
-# docs name is used in bench/, tools/ or the Makefile, and every one used
-# there is documented.
+# declares. docs/benchmarks.md names every benchmark, result file and
+# variable Uringprobe::Benchmarks declares, and no other (a made-up
+# declaration shows the check fails both ways). The README's table of
+# findings is what the results files in docs/results/ give. And every URINGPROBE_*
+# variable the docs name is used in bench/, tools/ or the Makefile, and
+# every one used there is documented.
 use strict;
 use warnings;
 use FindBin;
 use PostgreSQL::Test::Utils;
 use Test::More;
 use Uringprobe::Cluster;
+use Uringprobe::Benchmarks qw(benchmarks docs_mismatches);
 
 my $root = "$FindBin::RealBin/..";
 my $doc = slurp_file("$root/docs/functions.md");
@@ -126,6 +130,36 @@ for my $line (split /\n/, $installed)
 is_deeply([ sort keys %documented ], [ sort @functions ], 'every documented function is installed');
 $node->stop;
 
+# docs/benchmarks.md against the benchmarks' declarations, both ways.
+my $bench_doc = slurp_file("$root/docs/benchmarks.md");
+is(join("\n", docs_mismatches($bench_doc)), '', 'docs/benchmarks.md documents every benchmark, file and variable declared, and no other');
+# ... and the check fails where they part: a declared benchmark missing
+# from the page, a documented one missing from the declarations.
+my @made_up = ({ name => 'made_up', files => [ { id => 'runs', file => 'made_up-runs.tsv' } ],
+	variables => [ [ URINGPROBE_MADE_UP_ROUNDS => 3, 'rounds' ] ] });
+is_deeply([ docs_mismatches($bench_doc, [ benchmarks(), @made_up ]) ],
+	[ 'benchmark made_up is not documented (as **made_up**)', "made_up's file made_up-runs.tsv is not documented",
+		"made_up's variable URINGPROBE_MADE_UP_ROUNDS is not documented" ],
+	'a declared benchmark the page lacks is found, with its file and variable');
+my $documented = "1. **made_up**: `made_up-runs.tsv`, `URINGPROBE_MADE_UP_ROUNDS`\n2. **gone**: `gone.tsv`, `URINGPROBE_MADE_UP_GONE`\n";
+is_deeply([ docs_mismatches($documented, \@made_up) ],
+	[ 'benchmark gone is documented but not declared', 'file gone.tsv is documented but no benchmark declares it',
+		'variable URINGPROBE_MADE_UP_GONE is documented but not declared' ],
+	'a documented benchmark, file and variable no declaration has are found');
+
+# The README's table of findings is what the results files it names,
+# kept in the repository, give: no figure in it without a file behind it.
+{
+	my $readme = slurp_file("$root/README.md");
+	my ($results) = $readme =~ m{bench/report\.pl --findings-md (docs/results/[\w.-]+)};
+	ok($results && -f "$root/$results/run.tsv", 'the README names the results behind its findings (' . ($results // 'none') . ')');
+	my ($section) = $readme =~ /^## What it found here\n(.*?)^## /ms;
+	my $table = join('', grep { /^\|/ } split /^/m, $section // '');
+	my ($printed) = $results ? run_command([ 'perl', "$root/bench/report.pl", '--findings-md', "$root/$results" ]) : ('');
+	ok($table ne '', 'the README has a table of findings');
+	is($table, "$printed\n", "the README's findings are what bench/report.pl --findings-md $results prints");
+}
+
 # Every URINGPROBE_* variable: documented <=> used.
 sub variables_in
 {
@@ -138,7 +172,7 @@ sub variables_in
 	return \%v;
 }
 my $docs = variables_in("$root/README.md", glob("$root/docs/*.md"));
-my @code_files = grep { -f && !m{/perl/} || m{\.pm$} } map { glob("$root/$_") } qw(Makefile bench/* bench/profiles/* tools/* tools/perl/Uringprobe/*);
+my @code_files = grep { -f && !m{/perl/} || m{\.pm$} } map { glob("$root/$_") } qw(Makefile bench/* tools/* tools/perl/Uringprobe/*);
 my $code = variables_in(@code_files);
 is_deeply([ grep { !$code->{$_} } sort keys %$docs ], [], 'every documented URINGPROBE_* variable is used in bench/, tools/ or the Makefile');
 is_deeply([ grep { !$docs->{$_} } sort keys %$code ], [], 'every URINGPROBE_* variable used there is documented');

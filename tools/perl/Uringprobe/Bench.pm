@@ -4,6 +4,7 @@ package Uringprobe::Bench;
 
 use strict;
 use warnings;
+use List::Util ();
 use Exporter 'import';
 use IPC::Run ();
 use POSIX ();
@@ -131,7 +132,10 @@ sub weather_now
 		$by_comm{ $now->{$pid}[0] } += $used;
 	}
 	my ($top) = sort { $by_comm{$b} <=> $by_comm{$a} } keys %by_comm;
-	my $pct = sub { $ticks > 0 ? sprintf('%.1f', 100 * $_[0] / $ticks) : '' };
+	# (processes' ticks and the machine's are counted apart: over a run of
+	# a few ticks the processes' may come out above the machine's, which
+	# they cannot be)
+	my $pct = sub { $ticks > 0 ? sprintf('%.1f', List::Util::min(100, 100 * $_[0] / $ticks)) : '' };
 	return ($pct->($steal - $weather_start{steal}), $pct->($foreign // 0),
 		$top ? "$top " . $pct->($by_comm{$top}) . '%' : '',
 		$weather_start{dirty}, $weather_start{writeback}, $dirty, $writeback);

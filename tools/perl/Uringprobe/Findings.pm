@@ -11,6 +11,7 @@ use warnings;
 use Exporter 'import';
 use Uringprobe::Stats;
 use Uringprobe::TextTable qw(read_tsv);
+use Uringprobe::Benchmarks qw(file_of);
 
 our @EXPORT = qw(findings);
 
@@ -115,8 +116,8 @@ sub rings_finding
 {
 	my ($dir) = @_;
 	my %f = finding_of(1);
-	my $churn = runs_of($dir, 'churn-runs.tsv');
-	my $rings = runs_of($dir, 'rings.tsv');
+	my $churn = runs_of($dir, file_of(churn => 'runs'));
+	my $rings = runs_of($dir, file_of(rings => 'runs'));
 	my @here;
 	my ($symptom, $fix);
 	if (grep { $_->{server} eq 'pg18-separate' } @$churn)
@@ -161,7 +162,7 @@ sub completions_finding
 {
 	my ($dir, $kernel, $cpus) = @_;
 	my %f = finding_of(2);
-	my $runs = runs_of($dir, 'completions-runs.tsv');
+	my $runs = runs_of($dir, file_of(completions => 'runs'));
 	my %report2 = (where => 'backend', op => 'recv', flags_in_effect => 'sqpoll', depth => 100);
 	my $each = values_of($runs, 'sqpoll_ns_per_completion', %report2, resubmit => 'each');
 	my $batch = values_of($runs, 'sqpoll_ns_per_completion', %report2, resubmit => 'batch');
@@ -208,8 +209,8 @@ sub extend_finding
 {
 	my ($dir) = @_;
 	my %f = finding_of(3);
-	my $sizing = runs_of($dir, 'extend-sizing-runs.tsv');
-	my $copy = runs_of($dir, 'copy-runs.tsv');
+	my $sizing = runs_of($dir, file_of(extend => 'sizing_runs'));
+	my $copy = runs_of($dir, file_of(copy => 'runs'));
 	my @here;
 	my ($mechanism, @regression);
 	my ($fs) = grep { my $n = $_; grep { $_->{fs} eq $n } @$sizing, @$copy } qw(xfs ext4 btrfs);
@@ -261,7 +262,7 @@ sub extend_finding
 			'it needs pg18-noprior, measured with PROFILE=full or SERVERS naming it' ],
 		[ judged($mechanism, 1), 'the alternation of extensions sized by the waiters' ],
 		'run the extend benchmark on a scratch XFS');
-	my $extend = runs_of($dir, 'extend-runs.tsv');
+	my $extend = runs_of($dir, file_of(extend => 'runs'));
 	if ($fs && @$extend)
 	{
 		my ($n) = reverse numerically(distinct(map { $_->{sessions} } grep { $_->{fs} eq $fs } @$extend));
@@ -278,7 +279,7 @@ sub events_finding
 {
 	my ($dir) = @_;
 	my %f = finding_of(4);
-	my $runs = runs_of($dir, 'events-runs.tsv');
+	my $runs = runs_of($dir, file_of(events => 'runs'));
 	my %m = (where => 'backend', pipes => 1, peer => 'self');
 	my $epoll = values_of($runs, 'ops_per_sec', %m, variant => 'epoll');
 	my $oneshot = compare(values_of($runs, 'ops_per_sec', %m, variant => 'uring_oneshot'), $epoll);
