@@ -24,6 +24,7 @@
 // guessing.
 #pragma once
 
+#include "caps.hpp"
 #include "environment.hpp"
 #include "result.hpp"
 #include "table.hpp"
@@ -51,12 +52,12 @@ struct AdviseRequest {
     std::string file_extend_method;
     std::vector<AdviseTarget> targets;
     double budget_seconds = 20;
-    double max_budget_seconds = 300;
-    std::string budget_cap_name; // the setting that sets max_budget_seconds
-    std::string budget_note;     // how the caller changed the budget, if it did
-    int concurrency = 4;         // sessions extending one relation at once
-    int max_rings = 4096;        // uringprobe.max_rings
-    int max_scratch_mb = 1024;   // uringprobe.max_scratch_mb
+    double max_budget_seconds = kMaxAdviseSeconds.default_value;
+    std::string budget_cap_name;             // the setting that sets max_budget_seconds
+    std::string budget_note;                 // how the caller changed the budget, if it did
+    int concurrency = 4;                     // sessions extending one relation at once
+    int max_rings = kMaxRings.default_value; // its cap in a server
+    int max_scratch_mb = kMaxScratchMb.default_value; // likewise
     // Why this caller may not write scratch files ("": it may).
     std::string cannot_write;
 };

@@ -53,7 +53,7 @@ ForkCostMeasurement::ForkCostMeasurement(const AdviseContext& c, const IoUringCa
                                                              lim.open_fds - kFdReserve;
     if (rings_ > max_rings) {
         rings_ = max_rings;
-        why_fewer_ = "uringprobe.max_rings " + std::to_string(max_rings);
+        why_fewer_ = std::string(kMaxRings.name) + " " + std::to_string(max_rings);
     }
     if (rings_ > fd_room) {
         rings_ = static_cast<int>(std::max(1LL, fd_room));
@@ -243,7 +243,7 @@ bool ExtendMeasurement::round(int round_no) {
         p.shared = true;
         p.seed = static_cast<std::uint64_t>(round_no) + 1;
         p.sizing = v.sizing;
-        validate(p, {{"uringprobe.max_scratch_mb", max_scratch_mb_}});
+        validate(p, {{kMaxScratchMb.name, max_scratch_mb_}});
         const ExtendResult r = run_extend(p, {dir_}, should_stop_);
         if (r.outcome.is_stopped())
             return false;

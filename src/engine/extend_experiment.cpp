@@ -1,5 +1,6 @@
 #include "extend_experiment.hpp"
 
+#include "caps.hpp"
 #include "clock.hpp"
 #include "error.hpp"
 #include "extend_session.hpp"
@@ -26,6 +27,9 @@ namespace uringprobe {
 namespace {
 
 constexpr int kMaxBlocks = 4096;
+// With write_data every session holds one extension's data pages in memory:
+// at most this much for all of them together.
+constexpr long long kMostDataPagesMib = 1024;
 
 const NamedValue kStrategies[] = {{"fallocate", int(ExtendStrategy::fallocate)},
                                   {"write_zeros", int(ExtendStrategy::write_zeros)},
@@ -108,9 +112,9 @@ const ParamTable<ExtendParams>& extend_params() {
             integer_param("max_blocks", 64, 1, kMaxBlocks,
                           "blocks per extension, at most (drawn uniformly between)")
                 .range_checked_by_experiment()),
-        number_row<P, &P::total_mb>(
-            integer_param("total_mb", 64, 1, 1024, "megabytes extended by the whole call")
-                .capped_by("uringprobe.max_scratch_mb")),
+        number_row<P, &P::total_mb>(integer_param("total_mb", 64, 1, kMaxScratchMb.default_value,
+                                                  "megabytes extended by the whole call")
+                                        .capped_by(kMaxScratchMb.name)),
         boolean_row<P, &P::write_data>(
             boolean_param("write_data", false, "write each new block after extending")),
         number_row<P, &P::sessions>(
@@ -155,10 +159,10 @@ void validate(const ExtendParams& p, const Caps& caps) {
     if (extension_mib > 64)
         throw InvalidArgument(largest + " x block_size must be at most 64 MiB, got " +
                               std::to_string(extension_mib) + " MiB");
-    if (p.write_data && p.sessions * extension_mib > 1024)
+    if (p.write_data && p.sessions * extension_mib > kMostDataPagesMib)
         throw InvalidArgument("with write_data, sessions x " + largest +
-                              " x block_size must be at most 1024 MiB (each session holds one "
-                              "extension's pages), got " +
+                              " x block_size must be at most " + std::to_string(kMostDataPagesMib) +
+                              " MiB (each session holds one extension's pages), got " +
                               std::to_string(p.sessions * extension_mib) + " MiB");
     const long long total_blocks = (static_cast<long long>(p.total_mb) << 20) / p.block_size;
     if (!p.shared && total_blocks < p.sessions)

@@ -34,7 +34,8 @@ struct Param {
     ParamType type = ParamType::integer;
     std::string default_sql;    // as SQL declares it: 128, 'both', false, NULL
     long long min = 0, max = 0; // numbers: the range the engine checks
-    std::string cap;            // a setting that lowers max in a server (max: its default)
+    std::string cap;            // a setting that replaces max in a server, lower or higher
+                                // (max is the setting's default: caps.hpp)
     bool power_of_two = false;  // numbers: also a power of two
     bool checked = true;        // numbers: false where the experiment checks the range
                                 // itself (it depends on another parameter)

@@ -1,5 +1,6 @@
 #include "rings_experiment.hpp"
 
+#include "caps.hpp"
 #include "clock.hpp"
 #include "error.hpp"
 #include "mapping.hpp"
@@ -182,9 +183,9 @@ void set_ring_modes(RingsParams& p, const std::string& mode) {
 const ParamTable<RingsParams>& rings_params() {
     static const ParamTable<RingsParams> table = {
         number_row<RingsParams, &RingsParams::rings>(
-            integer_param("rings", 128, 1, 4096,
+            integer_param("rings", 128, 1, kMaxRings.default_value,
                           "rings to set up; no more than RLIMIT_NOFILE allows")
-                .capped_by("uringprobe.max_rings")),
+                .capped_by(kMaxRings.name)),
         number_row<RingsParams, &RingsParams::depth>(
             integer_param("depth", 64, 1, kMaxDepth, "submission entries per ring")),
         {text_param("mode", "'both'", "mmap|no_mmap|both",
@@ -193,8 +194,8 @@ const ParamTable<RingsParams>& rings_params() {
         boolean_row<RingsParams, &RingsParams::dontfork>(
             boolean_param("dontfork", false, "mmap rings marked MADV_DONTFORK")),
         number_row<RingsParams, &RingsParams::forks>(
-            integer_param("forks", 200, 1, 100000, "forks timed per variant")
-                .capped_by("uringprobe.max_forks")),
+            integer_param("forks", 200, 1, kMaxForks.default_value, "forks timed per variant")
+                .capped_by(kMaxForks.name)),
     };
     return table;
 }

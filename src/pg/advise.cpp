@@ -108,7 +108,7 @@ Datum uringprobe_advise(PG_FUNCTION_ARGS) {
         req.file_extend_method = file_extend_method ? file_extend_method : "";
         req.budget_seconds = budget_seconds;
         req.max_budget_seconds = max_budget;
-        req.budget_cap_name = "uringprobe.max_advise_seconds";
+        req.budget_cap_name = uringprobe::kMaxAdviseSeconds.name;
         req.concurrency = concurrency;
         req.max_rings = max_rings;
         req.max_scratch_mb = max_scratch_mb;

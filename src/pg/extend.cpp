@@ -3,6 +3,7 @@
 #include "experiment.hpp"
 #include "module.hpp"
 
+#include "../engine/caps.hpp"
 #include "../engine/extend_experiment.hpp"
 #include "../engine/scratch_file.hpp"
 
@@ -20,7 +21,7 @@ Datum uringprobe_extend(PG_FUNCTION_ARGS) {
         [&](uringprobe::ExtendParams& p, bool& stopped) {
             const auto allowed = uringprobe::allowed_scratch_dirs(allowed_list ? allowed_list : "",
                                                                   p.dir_given, p.dir);
-            uringprobe::validate(p, {{"uringprobe.max_scratch_mb", max_scratch_mb}});
+            uringprobe::validate(p, {{uringprobe::kMaxScratchMb.name, max_scratch_mb}});
             const uringprobe::ExtendResult r =
                 uringprobe::run_extend(p, allowed, uringprobe::pg::stop_requested);
             stopped = r.outcome.is_stopped();

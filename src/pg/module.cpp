@@ -2,6 +2,7 @@
 // under shared_preload_libraries _PG_init runs in the postmaster.
 #include "module.hpp"
 
+#include "../engine/caps.hpp"
 #include "../engine/scratch_file.hpp"
 
 #include <cstdio>
@@ -19,10 +20,10 @@ void _PG_init(void);
 
 namespace uringprobe::pg {
 char* scratch_dirs_setting = nullptr;
-int max_rings_setting = 4096;
-int max_forks_setting = 100000;
-int max_scratch_mb_setting = 1024;
-int max_advise_seconds_setting = 300;
+int max_rings_setting = kMaxRings.default_value;
+int max_forks_setting = kMaxForks.default_value;
+int max_scratch_mb_setting = kMaxScratchMb.default_value;
+int max_advise_seconds_setting = kMaxAdviseSeconds.default_value;
 } // namespace uringprobe::pg
 
 // At server start (when preloaded): scratch files left by backends that
@@ -45,28 +46,23 @@ static void remove_stale_scratch_files() {
         ereport(LOG, (errmsg("uringprobe: removed %d stale scratch files", removed)));
 }
 
+// A cap (caps.hpp) as a superuser setting.
+static void define_cap(const uringprobe::CapSetting& cap, int* value, int flags) {
+    DefineCustomIntVariable(cap.name, cap.help, nullptr, value, cap.default_value, cap.min, cap.max,
+                            PGC_SUSET, flags, nullptr, nullptr, nullptr);
+}
+
 void _PG_init(void) {
     DefineCustomStringVariable(
         "uringprobe.scratch_dirs",
         "Directories where uringprobe experiments may create scratch files.",
         "A comma-separated list of absolute paths; only a superuser can set it.",
         &uringprobe::pg::scratch_dirs_setting, "", PGC_SUSET, 0, nullptr, nullptr, nullptr);
-    DefineCustomIntVariable("uringprobe.max_rings",
-                            "Most io_uring rings one uringprobe_rings() call may create.", nullptr,
-                            &uringprobe::pg::max_rings_setting, 4096, 1, 65536, PGC_SUSET, 0,
-                            nullptr, nullptr, nullptr);
-    DefineCustomIntVariable("uringprobe.max_forks",
-                            "Most child processes one uringprobe_rings() call may fork.", nullptr,
-                            &uringprobe::pg::max_forks_setting, 100000, 1, 10000000, PGC_SUSET, 0,
-                            nullptr, nullptr, nullptr);
-    DefineCustomIntVariable("uringprobe.max_scratch_mb",
-                            "Most megabytes one uringprobe_extend() call may write.", nullptr,
-                            &uringprobe::pg::max_scratch_mb_setting, 1024, 1, 1048576, PGC_SUSET,
-                            GUC_UNIT_MB, nullptr, nullptr, nullptr);
-    DefineCustomIntVariable("uringprobe.max_advise_seconds",
-                            "Longest budget one uringprobe_advise() call may take.", nullptr,
-                            &uringprobe::pg::max_advise_seconds_setting, 300, 1, 86400, PGC_SUSET,
-                            GUC_UNIT_S, nullptr, nullptr, nullptr);
+    define_cap(uringprobe::kMaxRings, &uringprobe::pg::max_rings_setting, 0);
+    define_cap(uringprobe::kMaxForks, &uringprobe::pg::max_forks_setting, 0);
+    define_cap(uringprobe::kMaxScratchMb, &uringprobe::pg::max_scratch_mb_setting, GUC_UNIT_MB);
+    define_cap(uringprobe::kMaxAdviseSeconds, &uringprobe::pg::max_advise_seconds_setting,
+               GUC_UNIT_S);
     MarkGUCPrefixReserved("uringprobe");
     if (process_shared_preload_libraries_in_progress)
         remove_stale_scratch_files();

@@ -2,6 +2,7 @@
 #include "experiment.hpp"
 #include "module.hpp"
 
+#include "../engine/caps.hpp"
 #include "../engine/rings_experiment.hpp"
 
 extern "C" {
@@ -15,8 +16,8 @@ Datum uringprobe_rings(PG_FUNCTION_ARGS) {
     return uringprobe::pg::run_experiment(
         fcinfo, "uringprobe_rings", uringprobe::rings_params,
         [&](uringprobe::RingsParams& p, bool& stopped) {
-            uringprobe::validate(
-                p, {{"uringprobe.max_rings", max_rings}, {"uringprobe.max_forks", max_forks}});
+            uringprobe::validate(p, {{uringprobe::kMaxRings.name, max_rings},
+                                     {uringprobe::kMaxForks.name, max_forks}});
             const uringprobe::RingsResult r =
                 uringprobe::run_rings(p, uringprobe::pg::stop_requested);
             stopped = r.outcome.is_stopped();

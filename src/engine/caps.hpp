@@ -1,0 +1,30 @@
+// The superuser's caps on what one call may take, each a setting of the
+// server (uringprobe.*): its name, its default, the range the setting
+// itself may take, and what it caps. The default is also the most a capped
+// parameter allows where no server sets the cap (uringprobe-cli). The
+// module defines the settings from these, the experiments' parameter tables
+// cap their parameters by them, and advise sizes its runs within them.
+#pragma once
+
+namespace uringprobe {
+
+struct CapSetting {
+    const char* name;
+    int default_value;
+    int min;
+    int max;
+    const char* help;
+};
+
+inline constexpr CapSetting kMaxRings{
+    "uringprobe.max_rings", 4096, 1, 65536,
+    "Most io_uring rings one uringprobe_rings() call may create."};
+inline constexpr CapSetting kMaxForks{"uringprobe.max_forks", 100000, 1, 10000000,
+                                      "Most child processes one uringprobe_rings() call may fork."};
+inline constexpr CapSetting kMaxScratchMb{"uringprobe.max_scratch_mb", 1024, 1, 1048576,
+                                          "Most megabytes one uringprobe_extend() call may write."};
+inline constexpr CapSetting kMaxAdviseSeconds{
+    "uringprobe.max_advise_seconds", 300, 1, 86400,
+    "Longest budget one uringprobe_advise() call may take."};
+
+} // namespace uringprobe
