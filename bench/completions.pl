@@ -80,7 +80,8 @@ my $took = repeat_rounds('completions', \@keys, $rounds, sub {
 	for my $where ($round % 2 ? qw(backend cli) : qw(cli backend))
 	{
 		cell("completions $op, flags $flags, depth $depth, resubmit and reap $pattern, "
-			  . ($where eq 'cli' ? 'bare process' : $where) . ", $label");
+			  . ($where eq 'cli' ? 'bare process' : $where) . ", $label",
+			where => $where, op => $op, flags => $flags, depth => $depth, resubmit => $pattern);
 		my $r = $where eq 'backend'
 		  ? bench_query($node,
 			"SELECT * FROM uringprobe_completions('$op', $depth, '$pattern', '$pattern', '$f', $n)")

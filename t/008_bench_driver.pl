@@ -232,8 +232,10 @@ for my $f (qw(extend.tsv completions.tsv events.tsv))
 
 # repeat_rounds itself, with measurements made up: a steady cell takes its
 # rounds; a noisy one more, up to the most allowed; one whose runs agree
-# but for one far off takes two more; a run while another process burns
-# the CPU is disturbed, kept, and earns its cell a round.
+# but for one far off takes two more; a run whose weather says another
+# process took the CPU is disturbed, kept, and earns its cell a round. The
+# weather and (below) the clock are the test's own: what it asserts
+# follows from them, never from how busy the machine is.
 {
 	my $unit = PostgreSQL::Test::Utils::tempdir;
 	local $ENV{URINGPROBE_ROUNDS_FILE} = "$unit/rounds-unit.tsv";
@@ -242,17 +244,15 @@ for my $f (qw(extend.tsv completions.tsv events.tsv))
 	my $runs = runs_open("$unit/runs-unit.tsv", qw(cell round value));
 	my %seq = (steady => [ 1, 1.02, 0.99 ], noisy => [ 1, 1.3, 0.7, 1.5, 0.6, 1.4 ], stray => [ 1, 1.5, 1.02, 1.01, 0.98 ],
 		busy => [ 1, 1.01, 0.99, 1 ]);
+	# the weather of a run, made up: calm, but for busy's second round,
+	# where another process took 80% of the CPU
+	my $busy = 0;
+	local $Uringprobe::Bench::weather = sub { return ('0.0', $busy ? '80.0' : '0.0', $busy ? 'yes 80.0%' : '', 0, 0, 0, 0); };
 	my $took = repeat_rounds('unit', [qw(steady noisy stray busy)], 3, sub {
 		my ($id, $round, $label) = @_;
-		# a process busy from before the run to its end: other processes'
-		# CPU is counted for those alive at both ends
-		my $hog = $id eq 'busy' && $round == 2 ? IPC::Run::start([ 'yes' ], '>', '/dev/null') : undef;
-		# named yes (not the perl that forks it) before the cell starts
-		Time::HiRes::sleep(0.3) if $hog;
+		$busy = $id eq 'busy' && $round == 2;
 		cell("unit $id, $label");
-		Time::HiRes::sleep(0.6) if $hog;
 		run_row($runs, $id, $round, $seq{$id}[ $round - 1 ]);
-		$hog->kill_kill if $hog;
 		return { value => $seq{$id}[ $round - 1 ] };
 	});
 	close $runs;
@@ -279,10 +279,13 @@ for my $f (qw(extend.tsv completions.tsv events.tsv))
 	local $ENV{URINGPROBE_EXTRA_SHARE} = 50;
 	my %seq = (calmer => [ 1, 1.2, 0.8, 1 ], noisier => [ 1, 1.5, 0.5, 1 ]);
 	my @order;
+	# the rounds' time on a clock the test moves
+	my $now = 1000;
+	local $Uringprobe::Bench::clock = sub { return $now; };
 	my $took = repeat_rounds('share', [qw(calmer noisier)], 3, sub {
 		my ($id, $round) = @_;
 		push @order, "$id/$round" if $round > 3;
-		Time::HiRes::sleep($round > 3 ? 0.25 : 0.1);
+		$now += $round > 3 ? 0.25 : 0.1;
 		return { value => $seq{$id}[ $round - 1 ] };
 	});
 	is_deeply(\@order, [qw(calmer/4 noisier/4)], 'repeat_rounds: the cell nearer to steady first, no round begun once the share is spent');

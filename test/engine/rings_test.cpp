@@ -1,13 +1,17 @@
 #include "error.hpp"
 #include "io_uring_caps.hpp"
+#include "process_snapshot.hpp"
 #include "refused.hpp"
 #include "rings_experiment.hpp"
 
 #include <gtest/gtest.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <map>
 
 using namespace uringprobe;
@@ -89,13 +93,36 @@ TEST(Rings, LayoutsTakeTurnsUnderALimitForOneOfThem) {
     }
 }
 
+// A run stopped while its rings and children exist ends with none of them
+// left: no child to reap, no ring fd, mapping or other fd more than before.
 TEST(Rings, StoppedRunsEndCleanly) {
     RingsParams p;
-    p.rings = 2;
+    p.rings = 8;
     p.forks = 100000;
-    std::atomic<int> polls{0};
-    const RingsResult r = run_rings(p, [&] { return ++polls > 5; });
+    const ProcessSnapshot before = snapshot_process(getpid());
+    // stop as soon as the rings exist (the baseline's block, with none,
+    // comes first), or after many polls without them
+    int polls = 0;
+    long rings_when_stopped = -1;
+    const RingsResult r = run_rings(p, [&] {
+        const long rings = snapshot_process(getpid()).io_uring_fds;
+        if (rings > before.io_uring_fds || ++polls > 100000) {
+            rings_when_stopped = rings;
+            return true;
+        }
+        return false;
+    });
     EXPECT_TRUE(r.outcome.is_stopped());
+    EXPECT_GT(rings_when_stopped, before.io_uring_fds)
+        << "the stop did not come while rings existed";
+    const ProcessSnapshot after = snapshot_process(getpid());
+    EXPECT_EQ(after.io_uring_fds, before.io_uring_fds);
+    EXPECT_EQ(after.io_uring_mappings, before.io_uring_mappings);
+    EXPECT_EQ(after.open_fds, before.open_fds);
+    EXPECT_EQ(after.mappings, before.mappings);
+    errno = 0;
+    EXPECT_EQ(waitpid(-1, nullptr, WNOHANG), -1) << "a child is left";
+    EXPECT_EQ(errno, ECHILD);
 }
 
 TEST(Rings, BadParametersAreRefused) {

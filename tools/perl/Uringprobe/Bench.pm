@@ -5,6 +5,7 @@ package Uringprobe::Bench;
 use strict;
 use warnings;
 use List::Util ();
+use Uringprobe::Benchmarks qw(cell_key);
 use Exporter 'import';
 use IPC::Run ();
 use POSIX ();
@@ -82,6 +83,11 @@ my %ours = map { $_ => 1 }
   perf gnuplot env pg_ctl initdb);
 my $clock_ticks = POSIX::sysconf(POSIX::_SC_CLK_TCK()) || 100;
 my %weather_start;
+# The clock repeat_rounds times rounds by, and the weather run_row records
+# (the tests put their own in, so that what they assert follows from made-up
+# time and weather, never from the machine's).
+our $clock = \&Time::HiRes::time;
+our $weather = \&weather_now;
 sub cpu_totals
 {
 	open my $fh, '<', '/proc/stat' or return (0, 0);
@@ -157,7 +163,7 @@ sub run_row
 	my ($fh, @values) = @_;
 	my $n = $runs_columns{ fileno($fh) } // scalar(@values);
 	push @values, '' while @values < $n;
-	my @weather = weather_now();
+	my @weather = $weather->();
 	push @disturbed_runs, "steal $weather[0]%, foreign $weather[1]%" if disturbed(@weather[ 0, 1 ]);
 	return tsv_row($fh, @values, @weather);
 }
@@ -223,10 +229,11 @@ sub settle_fs
 # end, so that bench/perf-profile.pl gives each sample to its cell.
 sub note_cell_time
 {
-	my ($name) = @_;
+	my ($name, $key) = @_;
 	my $file = $ENV{URINGPROBE_CELL_TIMES} or return;
 	open my $fh, '>>', $file or die "cannot write $file: $!\n";
-	printf $fh "%.6f\t%s\n", Time::HiRes::clock_gettime(Time::HiRes::CLOCK_MONOTONIC()), $name;
+	printf $fh "%.6f\t%s%s\n", Time::HiRes::clock_gettime(Time::HiRes::CLOCK_MONOTONIC()), $name,
+	  defined $key ? "\t$key" : '';
 	close $fh or die "cannot write $file: $!\n";
 	return;
 }
@@ -240,11 +247,13 @@ END
 	}
 }
 
+# cell(LABEL [, PARAMETER => VALUE ...]): a cell begins, shown as LABEL and
+# keyed by its parameters where given.
 sub cell
 {
-	my ($name) = @_;
+	my ($name, %key) = @_;
 	$current_cell = $name;
-	note_cell_time($name);
+	note_cell_time($name, %key ? cell_key(%key) : undef);
 	weather_start();
 	my $now = Time::HiRes::time;
 	my $done_here = $cells_here++;
@@ -311,12 +320,12 @@ sub repeat_rounds
 	my $one = sub {
 		my ($id, $round) = @_;
 		my $label = $round <= $rounds ? "round $round/$rounds" : "extra round $round (at most $cap)";
-		my $t0 = Time::HiRes::time;
+		my $t0 = $clock->();
 		@disturbed_runs = ();
 		my $m = $run->($id, $round, $label) // {};
 		$disturbed{$id}++ if @disturbed_runs;
 		$took{$id} = $round;
-		$extra_s{$id} += Time::HiRes::time - $t0 if $round > $rounds;
+		$extra_s{$id} += $clock->() - $t0 if $round > $rounds;
 		push @{ $values{$id}{$_} }, $m->{$_} for keys %$m;
 	};
 	my $worst = sub {
@@ -338,12 +347,12 @@ sub repeat_rounds
 		return $took{$id} >= $sure
 		  || !grep { my $r = range_spread(@$_); defined $r && $r > $noisy_pct } values %{ $values{$id} };
 	};
-	my $t0 = Time::HiRes::time;
+	my $t0 = $clock->();
 	for my $round (1 .. $rounds)
 	{
 		$one->($_, $round) for @$cells;
 	}
-	my $allowed = (Time::HiRes::time - $t0) * $share / 100;
+	my $allowed = ($clock->() - $t0) * $share / 100;
 	my $spent = 0;
 	ROUND: for my $round ($rounds + 1 .. $cap)
 	{
@@ -356,9 +365,9 @@ sub repeat_rounds
 				$stopped{$_} = 1 for grep { !$steady->($_) } @$cells;
 				last ROUND;
 			}
-			my $t = Time::HiRes::time;
+			my $t = $clock->();
 			$one->($id, $round);
-			$spent += Time::HiRes::time - $t;
+			$spent += $clock->() - $t;
 		}
 	}
 	if (my $file = $ENV{URINGPROBE_ROUNDS_FILE})

@@ -32,7 +32,7 @@ use warnings;
 use Exporter 'import';
 
 our @EXPORT_OK = qw(benchmarks benchmark names file_of setting runs_specs profiles profile_settings
-  caption_text plot_vars variables docs_mismatches heading);
+  caption_text plot_vars variables docs_mismatches heading cell_key);
 
 # The first line of a TSV file's data, or '' (plots that depend on what ran).
 sub column_values
@@ -517,6 +517,14 @@ sub caption_text
 }
 
 sub plot_vars { my ($plot, $dir) = @_; return $plot->{vars}->($dir); }
+
+# A cell's key: its parameters as "name=value" in name order. The kernel
+# profile's rows are found by it; the label beside it is only shown.
+sub cell_key
+{
+	my (%k) = @_;
+	return join(' ', map { "$_=$k{$_}" } sort keys %k);
+}
 
 # The files of a run that no benchmark declares: the driver's.
 my @driver_files = qw(run.tsv rounds.tsv cells.tsv perf.tsv perf-families.tsv perf-<benchmark>.tsv);

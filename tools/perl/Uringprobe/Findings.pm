@@ -11,7 +11,7 @@ use warnings;
 use Exporter 'import';
 use Uringprobe::Stats;
 use Uringprobe::TextTable qw(read_tsv);
-use Uringprobe::Benchmarks qw(file_of);
+use Uringprobe::Benchmarks qw(file_of cell_key);
 
 our @EXPORT = qw(findings);
 
@@ -178,20 +178,19 @@ sub completions_finding
 		  . '(the datagram sender, the submitting thread, the SQPOLL thread), which take turns differently from run to run',
 		$spread, $cpus)
 	  if defined $spread && $spread > $noisy_pct && $cpus && $cpus < 3;
+	# the kernel profile's share of CQ posting in the SQPOLL thread's
+	# samples of that cell (a family counted on that thread alone)
 	my $share;
-	if (-f "$dir/perf-completions.tsv" && -f "$dir/perf.tsv")
+	if (-f "$dir/perf-families.tsv")
 	{
-		my $cell = 'recv, flags sqpoll, depth 100, resubmit and reap each, backend';
-		my ($h, @rows) = read_tsv("$dir/perf-completions.tsv");
-		my ($col) = grep { $h->[$_] eq 'CQ posting, in the SQPOLL thread' } 0 .. $#$h;
-		my ($row) = grep { $_->[0] eq $cell } @rows;
-		my (%total);
-		for my $r (read_tsv("$dir/perf.tsv"))
-		{
-			$total{ $r->[2] } = $r->[8] if $r->[0] eq 'completions' && $r->[1] eq "completions $cell";
-		}
-		$share = 100 * ($row->[$col] / 100) * $total{all} / $total{sqpoll}
-		  if defined $col && $row && $total{all} && $total{sqpoll};
+		my $key = cell_key(where => 'backend', op => 'recv', flags => 'sqpoll', depth => 100, resubmit => 'each');
+		my ($h, @rows) = read_tsv("$dir/perf-families.tsv");
+		my %c = map { $h->[$_] => $_ } 0 .. $#$h;
+		my ($row) = grep {
+			$_->[ $c{benchmark} ] eq 'completions' && $_->[ $c{family_id} ] eq 'cq_posting_sqpoll'
+			  && $_->[ $c{cell_key} ] eq $key
+		} @rows if defined $c{cell_key};
+		$share = $row->[ $c{share_pct} ] if $row && $row->[ $c{of_samples} ];
 		push @here, sprintf('CQ posting %.1f%% of the SQPOLL thread\'s samples (perf)', $share) if defined $share;
 	}
 	$f{here} = join('; ', @here);
