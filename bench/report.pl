@@ -6,7 +6,7 @@
 #                repetitions; cells spread more than 10% are flagged)
 #   report.html  the same, self-contained, with the plots inline (SVG, and
 #                the PNG embedded as a download)
-#   results.json the configuration echo, the preflight of every server, the
+#   results.json the configuration echo, the environment report of every server, the
 #                cells with their repetitions, and the latency histograms
 #
 #   perl bench/report.pl RESULTS_DIR [--baseline DIR] [--threshold PCT]
@@ -238,14 +238,14 @@ if (defined $baseline_dir)
 		regressions => scalar(@regressions));
 }
 
-# The preflight table (a row per property, a column per server/io_method).
-my %preflight;
-if (-f "$dir/preflight.tsv")
+# The environment table (a row per property, a column per server/io_method).
+my %environment;
+if (-f "$dir/environment.tsv")
 {
-	my ($header, @rows) = read_tsv("$dir/preflight.tsv");
+	my ($header, @rows) = read_tsv("$dir/environment.tsv");
 	for my $row (@rows)
 	{
-		$preflight{ $header->[$_] }{ $row->[0] } = $row->[$_] for 1 .. $#$header;
+		$environment{ $header->[$_] }{ $row->[0] } = $row->[$_] for 1 .. $#$header;
 	}
 }
 
@@ -442,7 +442,7 @@ sub advice_sources
 	}
 	elsif ($a->{topic} eq 'limits')
 	{
-		push @see, [ preflight => "$server/$a->{io_method}" ] if $ran_bench{preflight};
+		push @see, [ environment => "$server/$a->{io_method}" ] if $ran_bench{environment};
 	}
 	return @see;
 }
@@ -711,7 +711,7 @@ my %json = (
 	run => { %run, failed => \@failed, timing => \%timing, (defined $error ? (error => $error) : ()) },
 	config => \%config,
 	servers => \@servers,
-	preflight => \%preflight,
+	environment => \%environment,
 	noisy_threshold_pct => $noisy_pct,
 	findings => \@findings,
 	advice => { map { $_ => $advice{$_} } @advice_servers },

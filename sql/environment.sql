@@ -1,4 +1,4 @@
--- uringprobe_environment(): the preflight report's shape, whatever the
+-- uringprobe_environment(): the environment report's shape, whatever the
 -- machine; the values themselves are checked against reality in t/.
 CREATE EXTENSION uringprobe;
 

@@ -1,5 +1,5 @@
 # A cluster of every server flavour under every io_method it has: the
-# io_method really took effect, the extension installs, and the preflight's
+# io_method really took effect, the extension installs, and the environment report's
 # prediction of PostgreSQL 18's rings matches the postmaster's file
 # descriptors and mappings.
 use strict;

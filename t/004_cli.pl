@@ -22,13 +22,13 @@ for my $server (servers())
 	my $cli = "$server->{bindir}/uringprobe-cli";
 	my ($out, $err);
 
-	($out, $err) = run_command([ $cli, 'env', '--format', 'tsv' ]);
+	($out, $err) = run_command([ $cli, 'environment', '--format', 'tsv' ]);
 	like($out, qr/^process\tbare process\t/m, "$server->{name}: bare-process report");
 	like($out, qr/^server\tnone\t/m, "$server->{name}: no server without settings");
 	like($out, qr/^pg18\.io_uring\.verdict\tnot applicable\t/m,
 		"$server->{name}: no ring verdict without a server");
 
-	($out, $err) = run_command([ $cli, 'env', '--format', 'tsv', '--max-connections', '50' ]);
+	($out, $err) = run_command([ $cli, 'environment', '--format', 'tsv', '--max-connections', '50' ]);
 	like($out, qr/^server\.max_connections\t50\t/m, "$server->{name}: settings predict PostgreSQL 18");
 	like($out, qr/^pg18\.io_uring\.rings\t92\t/m,
 		"$server->{name}: rings = 50 + 16 + 8 + 10 + 2 + 6 with the other defaults");
@@ -72,10 +72,11 @@ for my $server (servers())
 		[ [ 'advise', '--concurrency', '0' ], qr/concurrency must be between 1 and 64, got 0/ ],
 		[ [ 'advise', '--server-version', '14' ], qr/--server-version must be a PostgreSQL major version from 15, got 14/ ],
 		[ [ 'advise', '--file-extend-method', 'zeros' ], qr/--file-extend-method must be posix_fallocate or write_zeros, got 'zeros'/ ],
-		[ [ 'env', '--max-connections', '0' ], qr/max_connections must be between 1 and 262143, got 0/ ],
-		[ [ 'env', '--io-max-concurrency', 'x' ], qr/--io-max-concurrency must be an integer, got 'x'/ ],
-		[ [ 'env', '--io-method', 'aio' ], qr/--io-method must be sync, worker or io_uring/ ],
-		[ [ 'env', '--bogus' ], qr/unknown option '--bogus'/ ],
+		[ [ 'environment', '--max-connections', '0' ], qr/max_connections must be between 1 and 262143, got 0/ ],
+		[ [ 'environment', '--io-max-concurrency', 'x' ], qr/--io-max-concurrency must be an integer, got 'x'/ ],
+		[ [ 'environment', '--io-method', 'aio' ], qr/--io-method must be sync, worker or io_uring/ ],
+		[ [ 'env' ], qr/env was renamed environment/ ],
+		[ [ 'environment', '--bogus' ], qr/unknown option '--bogus'/ ],
 		[ ['extend'], qr/extend needs --dir DIR/ ],
 		[ [ 'completions', '--op', 'write' ], qr/op must be one of nop, read, recv, got 'write'/ ],
 		[ [ 'completions', '--op', 'read' ], qr/completions --op read needs --dir DIR/ ],
@@ -92,7 +93,7 @@ for my $server (servers())
 		[ [ 'extend', '--dir', "$scratch/.." ], qr/dir must not contain '.' or '..' components/ ],
 		[ ['frobnicate'], qr/unknown command 'frobnicate'/ ],
 		# missing values, negatives, huge and non-numeric numbers, every command
-		[ [], qr/usage: uringprobe-cli env/ ],
+		[ [], qr/usage: uringprobe-cli environment/ ],
 		[ [ 'rings', '--rings' ], qr/--rings needs a value/ ],
 		[ [ 'rings', '--rings', '-1' ], qr/rings must be between 1 and 4096.*got -1/ ],
 		[ [ 'rings', '--rings', '99999999999' ], qr/--rings must be an integer, got '99999999999'/ ],
@@ -109,7 +110,7 @@ for my $server (servers())
 		[ [ 'events', '--loop', 'kqueue' ], qr/loop must be one of epoll, poll/ ],
 		[ [ 'events', '--backend', 'epoll' ], qr/--backend was renamed --loop/ ],
 		[ [ 'events', '--pipes', 'x' ], qr/--pipes must be an integer, got 'x'/ ],
-		[ [ 'env', '--format', 'json' ], qr/--format must be table or tsv, got 'json'/ ],
+		[ [ 'environment', '--format', 'json' ], qr/--format must be table or tsv, got 'json'/ ],
 		[ [ 'events', 'extra' ], qr/unknown option 'extra'/ ])
 	{
 		my ($args, $msg) = @$bad;

@@ -1,5 +1,5 @@
 # uringprobe_rings() and uringprobe_postmaster() on real clusters: sane rows
-# in both ring layouts, the postmaster seen as the preflight predicts, and a
+# in both ring layouts, the postmaster seen as the environment report predicts, and a
 # cancelled run that leaves the backend's fds and mappings as they were.
 use strict;
 use warnings;
@@ -38,7 +38,7 @@ for my $server (servers())
 		next;
 	}
 
-	# The postmaster, as the backend sees it, holds what the preflight says.
+	# The postmaster, as the backend sees it, holds what the environment report says.
 	my ($pm) = rows($node, 'SELECT * FROM uringprobe_postmaster()');
 	is($pm->{pid}, postmaster_pid($node), "$cell: uringprobe_postmaster() reads the postmaster");
 	is($pm->{io_uring_fds}, io_uring_fds($pm->{pid}), "$cell: its io_uring fds as /proc shows them");

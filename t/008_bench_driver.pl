@@ -115,7 +115,7 @@ is(scalar(() = $md =~ /^## /mg), scalar(@benches) + 2,
 	'report.md: a section per benchmark, the findings before them and the repetitions after');
 like($md, qr/\A(?:[^\n]*\n){3,14}\n## \Q@{[heading('advice')]}\E\n/,
 	'report.md: the advice right after the run\'s description');
-like($md, qr/\n## \Q@{[heading('advice')]}\E.*\n## \Q@{[heading('findings')]}\E\n(?:(?!\n## ).)*\n## \Q@{[benchmark('preflight')->{title}]}\E/s,
+like($md, qr/\n## \Q@{[heading('advice')]}\E.*\n## \Q@{[heading('findings')]}\E\n(?:(?!\n## ).)*\n## \Q@{[benchmark('environment')->{title}]}\E/s,
 	'report.md: then the findings, then the benchmarks');
 
 # The advice: every server, every row graded, with figures; rows linked
@@ -409,11 +409,11 @@ is($json->{config}{URINGPROBE_PROFILE}, 'tiny', 'results.json: the configuration
 is($json->{config}{URINGPROBE_EVENTS}, '2000', 'results.json: with the profile\'s variables');
 for my $server (@servers)
 {
-	ok(exists $json->{preflight}{"$server->{name}/$_"}, "results.json: the preflight of $server->{name}/$_")
+	ok(exists $json->{environment}{"$server->{name}/$_"}, "results.json: the environment report of $server->{name}/$_")
 	  for io_methods($server);
-	is($json->{preflight}{"$server->{name}/sync"}{'pg18.io_uring.layout'},
+	is($json->{environment}{"$server->{name}/sync"}{'pg18.io_uring.layout'},
 		$server->{major} < 18 ? 'not applicable' : $server->{name} eq 'pg18-combined' ? 'one region' : 'separate',
-		"results.json: preflight values of $server->{name}")
+		"results.json: environment values of $server->{name}")
 	  if $server->{major} < 18 || $server->{name} =~ /^pg18-/;
 }
 my @cells = @{ $json->{cells} };
@@ -656,8 +656,8 @@ sub kept_run
 	is(scalar(@dirs), 1, "$what: one results directory") or diag($log);
 	my $kept = $dirs[0] // '';
 	like($kept, qr{/\d{8}-\d{6}-failed$}, "$what: named failed");
-	ok(-s "$kept/preflight.tsv" && (() = slurp_file("$kept/preflight.tsv") =~ /\n/g) >= 2,
-		"$what: the preflight measured before is kept");
+	ok(-s "$kept/environment.tsv" && (() = slurp_file("$kept/environment.tsv") =~ /\n/g) >= 2,
+		"$what: the environment report measured before is kept");
 	like(eval { slurp_file("$kept/error.txt") } // '', $error_re, "$what: error.txt says what ended it");
 	like(eval { slurp_file("$kept/report.md") } // '', qr/^FAILED: the run ended early: /m,
 		"$what: the report says the run ended early");
@@ -678,7 +678,7 @@ File::Copy::copy($printer, "$printer.orig") or die "copy: $!";
 open my $broken, '>', $printer or die "$printer: $!";
 print $broken "exit 1;\n";
 close $broken;
-($code, $stderr) = bench_until("$work/results-broken", undef, URINGPROBE_BENCHES => 'preflight');
+($code, $stderr) = bench_until("$work/results-broken", undef, URINGPROBE_BENCHES => 'environment');
 isnt($code, 0, 'a driver that breaks after the first cells fails');
 kept_run('broken driver', "$work/results-broken", $stderr, qr/exit status 1\) at line \d+: perl \S*print-table\.pl/);
 File::Copy::move("$printer.orig", $printer) or die "move: $!";
@@ -704,7 +704,7 @@ like(eval { slurp_file("$unmounted/report.md") } // '', qr/^xfs .*not measured: 
 	'report.md shows the unmounted filesystem with its reason');
 
 # interrupted during the second benchmark
-($code, $stderr) = bench_until("$work/results-interrupted", qr/\] events /, URINGPROBE_BENCHES => 'preflight events');
+($code, $stderr) = bench_until("$work/results-interrupted", qr/\] events /, URINGPROBE_BENCHES => 'environment events');
 is($code, 130, 'an interrupted run exits 130');
 my $kept = kept_run('interrupted', "$work/results-interrupted", $stderr, qr/^interrupted$/);
 ok(-f "$kept/events-runs.tsv", 'interrupted: the benchmark under way kept what it had');

@@ -25,7 +25,7 @@ my @calls = (
 	[ 'completions of recvs' => "uringprobe_completions('recv', 8, completions => 64)" ],
 	[ 'events, multishot polls' => "uringprobe_events('uring_multishot', 2, 20)" ],
 	[ 'events, WaitEventSet' => "uringprobe_events('pg_waiteventset', 2, 20)" ],
-	[ 'the preflight' => "uringprobe_environment()" ]);
+	[ 'the environment report' => "uringprobe_environment()" ]);
 
 my ($newest) = sort { $b->{major} <=> $a->{major} } servers();
 for my $server (servers())

@@ -39,9 +39,9 @@ struct CommandHelp {
 
 std::vector<CommandHelp> command_help() {
     return {
-        {"env",
-         "env [options]",
-         "env: can this process use io_uring, what does the kernel accept,\n"
+        {"environment",
+         "environment [options]",
+         "environment: can this process use io_uring, what does the kernel accept,\n"
          "  and what would PostgreSQL 18 with io_method=io_uring need here.\n"
          "\n"
          "  Settings of a PostgreSQL 18 server to predict (any one of them makes\n"
@@ -67,7 +67,7 @@ std::vector<CommandHelp> command_help() {
          "posix_fallocate)\n"
          "    --data-directory DIR         the data directory, or where it will be (must exist)\n"
          "    --tablespace DIR             a tablespace's directory (repeatable)\n"
-         "  and the server's settings as env takes them (--max-connections N ...).\n",
+         "  and the server's settings as environment takes them (--max-connections N ...).\n",
          {},
          ""},
         {"rings", "rings [options]",
@@ -294,7 +294,7 @@ void server_defaults(up::ServerFacts& srv) {
     srv.io_method = "io_uring";
 }
 
-int cmd_env(int argc, char** argv) {
+int cmd_environment(int argc, char** argv) {
     up::EnvironmentRequest req;
     req.process = "bare process";
     server_defaults(req.server);
@@ -497,8 +497,10 @@ int main(int argc, char** argv) {
         usage_error("no command given");
     const std::string cmd = argv[1];
     try {
-        if (cmd == "env")
-            return cmd_env(argc - 2, argv + 2);
+        if (cmd == "environment")
+            return cmd_environment(argc - 2, argv + 2);
+        if (cmd == "env") // the command's old name
+            usage_error("env was renamed environment");
         if (cmd == "advise")
             return cmd_advise(argc - 2, argv + 2);
         if (cmd == "rings")

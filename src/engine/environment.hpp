@@ -1,4 +1,4 @@
-// The preflight report: whether io_method=io_uring will work in this process
+// The environment report: whether io_method=io_uring will work in this process
 // and on this server, and what it will cost. Rows of (name, value, detail).
 #pragma once
 

@@ -1,4 +1,4 @@
-// uringprobe_environment(): the preflight report from inside a backend.
+// uringprobe_environment(): the environment report from inside a backend.
 #include "boundary.hpp"
 #include "module.hpp"
 #include "result_table.hpp"

@@ -1,6 +1,6 @@
 # io_uring refused by the kernel: tools/run-tests, as root, sets
 # kernel.io_uring_disabled = 2 around this file and restores it afterwards,
-# whatever happens. The preflight says so; PostgreSQL 18 with
+# whatever happens. The environment report says so; PostgreSQL 18 with
 # io_method=io_uring does not start (as predicted); under io_method=sync
 # every experiment that needs io_uring fails with one error (SQLSTATE
 # 42501, the errno and a hint naming the sysctl), the paths without
@@ -34,8 +34,8 @@ my @without = (
 for my $server (servers())
 {
 	my $cli = "$server->{bindir}/uringprobe-cli";
-	my ($out) = run_command([ $cli, 'env', '--format', 'tsv' ]);
-	like($out, qr/^kernel\.io_uring_disabled\t2\t/m, "$server->{name}: the preflight sees the sysctl");
+	my ($out) = run_command([ $cli, 'environment', '--format', 'tsv' ]);
+	like($out, qr/^kernel\.io_uring_disabled\t2\t/m, "$server->{name}: the environment report sees the sysctl");
 	like($out, qr/^io_uring\.ring_setup\tfailed: EPERM .*kernel\.io_uring_disabled/m,
 		"$server->{name}: and that a ring cannot be set up, naming the sysctl");
 
@@ -52,7 +52,7 @@ for my $server (servers())
 		name => "disabled_sync_$server->{name}", settings => ["uringprobe.scratch_dirs = '$scratch'"]);
 	$node->safe_psql('postgres', 'CREATE EXTENSION uringprobe');
 	my $env = environment($node);
-	like($env->{'io_uring.ring_setup'}[0], qr/^failed: EPERM/, "$server->{name}: the backend's preflight agrees");
+	like($env->{'io_uring.ring_setup'}[0], qr/^failed: EPERM/, "$server->{name}: the backend's environment report agrees");
 
 	for my $call (@need_io_uring)
 	{

@@ -85,13 +85,13 @@ my @benchmarks = (
 		],
 	},
 	{
-		name => 'preflight',
-		script => 'bench/preflight.pl',
-		title => 'preflight of every server under every io_method',
+		name => 'environment',
+		script => 'bench/environment.pl',
+		title => 'uringprobe_environment() of every server under every io_method',
 		files => [
 			{
-				id => 'preflight',
-				file => 'preflight.tsv',
+				id => 'environment',
+				file => 'environment.tsv',
 				table => {
 					caption =>
 					  'uringprobe_environment() of every server under every io_method, and what each postmaster holds:'

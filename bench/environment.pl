@@ -1,4 +1,4 @@
-# The preflight of every server flavour under every io_method, side by side,
+# uringprobe_environment() of every server flavour under every io_method, side by side,
 # with what the postmaster actually holds: io_uring fds, ring mappings and
 # page-table size, written as TSV to $ARGV[0] (bench/print-table.pl shows it).
 use strict;
@@ -7,7 +7,7 @@ use PostgreSQL::Test::Utils;
 use Uringprobe::Bench;
 use Uringprobe::Cluster;
 
-my $out_file = shift @ARGV or die "usage: preflight.pl OUTPUT.tsv\n";
+my $out_file = shift @ARGV or die "usage: environment.pl OUTPUT.tsv\n";
 
 my @rows = (
 	'server.version', 'server.io_method',
@@ -28,7 +28,7 @@ for my $server (@servers)
 	for my $io_method (io_methods($server))
 	{
 		my $col = "$server->{name}/$io_method";
-		cell("preflight $col");
+		cell("environment $col");
 		push @columns, $col;
 		my ($node, $started) = start_cluster(
 			server => $server,

@@ -1,7 +1,7 @@
-# The preflight against reality at the edge of the limits. PostgreSQL 18
+# The environment report against reality at the edge of the limits. PostgreSQL 18
 # with io_method=io_uring keeps one ring fd per process slot and, on kernels
 # that charge ring memory to RLIMIT_MEMLOCK, a few pages per ring. For each
-# case the preflight (uringprobe-cli env, run under the case's limits) must
+# case the environment report (uringprobe-cli environment, run under the case's limits) must
 # predict the outcome and name the errno, and the server, started under the
 # same limits, must then do exactly that. A server before PostgreSQL 18
 # must start under the limits that refuse one with io_uring.
@@ -18,7 +18,7 @@ sub predict
 	my ($server, $case) = @_;
 	my @args = ('--max-connections', $case->{max_connections}, '--io-max-concurrency', 32,
 		'--max-wal-senders', 0);
-	my $out = `$server->{bindir}/uringprobe-cli env --format tsv @args`;
+	my $out = `$server->{bindir}/uringprobe-cli environment --format tsv @args`;
 	die "uringprobe-cli failed: $?\n" if $?;
 	my %row;
 	for (split /\n/, $out)
@@ -90,8 +90,8 @@ for my $server (grep { $_->{major} >= 18 } servers())
 
 		if ($case->{errno})
 		{
-			is($verdict->[0], 'fails', "$cell: preflight predicts a refusal");
-			like($verdict->[1], qr/\Q$case->{errno}\E/, "$cell: preflight names $case->{errno}");
+			is($verdict->[0], 'fails', "$cell: the environment report predicts a refusal");
+			like($verdict->[1], qr/\Q$case->{errno}\E/, "$cell: the environment report names $case->{errno}");
 			ok(!$started && slurp_file($node->logfile) =~ $case->{message},
 				"$cell: the server refuses to start with $case->{errno}");
 		}
@@ -99,12 +99,12 @@ for my $server (grep { $_->{major} >= 18 } servers())
 		{
 			# The machine's hard limits are too low even for this case: the
 			# prediction must still hold.
-			ok(!$started, "$cell: preflight predicts a refusal ($verdict->[1]) and the server refuses");
+			ok(!$started, "$cell: the environment report predicts a refusal ($verdict->[1]) and the server refuses");
 		}
 		else
 		{
 			like($verdict->[0], qr/^(ok|starts, short of file descriptors)$/,
-				"$cell: preflight predicts a start");
+				"$cell: the environment report predicts a start");
 			ok($started, "$cell: the server starts");
 			if ($started)
 			{
@@ -116,7 +116,7 @@ for my $server (grep { $_->{major} >= 18 } servers())
 	}
 }
 # Before PostgreSQL 18 there are no rings: the limits that refuse a
-# PostgreSQL 18 server with io_uring do not refuse it, and the preflight
+# PostgreSQL 18 server with io_uring do not refuse it, and the environment report
 # does not predict that they would.
 for my $server (grep { $_->{major} < 18 } servers())
 {
@@ -133,8 +133,8 @@ for my $server (grep { $_->{major} < 18 } servers())
 	next unless $started;
 	$node->safe_psql('postgres', 'CREATE EXTENSION uringprobe');
 	my $env = environment($node);
-	is($env->{'pg18.io_uring.verdict'}[0], 'not applicable', "$cell: the preflight predicts no ring refusal");
-	is($env->{'rlimit.nofile'}[0], $case->{limits}{nofile}, "$cell: the preflight reads the server's limit");
+	is($env->{'pg18.io_uring.verdict'}[0], 'not applicable', "$cell: the environment report predicts no ring refusal");
+	is($env->{'rlimit.nofile'}[0], $case->{limits}{nofile}, "$cell: the environment report reads the server's limit");
 	is(io_uring_fds(postmaster_pid($node)), 0, "$cell: the postmaster holds no ring");
 	$node->stop;
 }
