@@ -68,16 +68,8 @@ const std::string& SysError::hint() const {
     return hint_;
 }
 
-int check_neg_errno(int ret, const char* call) {
-    if (ret < 0)
-        throw SysError(-ret, call);
-    return ret;
-}
-
-long check_syscall(long ret, const char* call) {
-    if (ret == -1)
-        throw SysError(errno, call);
-    return ret;
+void throw_sys_error(int err, const char* call) {
+    throw SysError(err, call);
 }
 
 } // namespace uringprobe

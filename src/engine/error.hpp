@@ -2,6 +2,7 @@
 // the errno and a hint a DBA can act on.
 #pragma once
 
+#include <cerrno>
 #include <stdexcept>
 #include <string>
 #include <system_error>
@@ -34,9 +35,21 @@ public:
 // A hint for errno `err` returned by `call`: the limit or sysctl to look at.
 std::string errno_hint(int err, const std::string& call);
 
+// Throws SysError(err, call); out of line, so that the checks below stay
+// small enough to inline in measured loops.
+[[noreturn]] void throw_sys_error(int err, const char* call);
+
 // liburing convention: negative return is -errno.
-int check_neg_errno(int ret, const char* call);
+inline int check_neg_errno(int ret, const char* call) {
+    if (ret < 0)
+        throw_sys_error(-ret, call);
+    return ret;
+}
 // libc convention: -1 and errno.
-long check_syscall(long ret, const char* call);
+inline long check_syscall(long ret, const char* call) {
+    if (ret == -1)
+        throw_sys_error(errno, call);
+    return ret;
+}
 
 } // namespace uringprobe

@@ -36,7 +36,8 @@ public:
     virtual void rearm(int /*index*/) {}
     // Called before the next bytes are written: whatever was re-armed is
     // given to the kernel now, so that its polls wait for those bytes.
-    virtual void submit_rearms() {}
+    // True when that took a system call.
+    virtual bool submit_rearms() { return false; }
     // System calls made to wait (and to submit), where the backend counts them.
     virtual long enters() const { return -1; }
     // io_uring: polls that completed as they were armed (the byte already

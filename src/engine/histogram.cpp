@@ -5,16 +5,6 @@
 
 namespace uringprobe {
 
-int LatencyHistogram::bucket_of(std::uint64_t v) {
-    if (v < static_cast<std::uint64_t>(kSub))
-        return static_cast<int>(v);
-    const int msb = 63 - __builtin_clzll(v); // >= kSubBits
-    const int group = msb - kSubBits + 1;    // 1 ..
-    const int shift = msb - kSubBits;        // width of a sub-bucket: 2^shift
-    const int sub = static_cast<int>((v >> shift) & (kSub - 1));
-    return group * kSub + sub;
-}
-
 std::uint64_t LatencyHistogram::bucket_low(int b) {
     const int group = b / kSub;
     const int sub = b % kSub;
@@ -27,17 +17,6 @@ std::uint64_t LatencyHistogram::bucket_low(int b) {
 std::uint64_t LatencyHistogram::bucket_width(int b) {
     const int group = b / kSub;
     return group == 0 ? 1 : (1ULL << (group - 1));
-}
-
-void LatencyHistogram::record(std::int64_t ns) {
-    if (ns < 0)
-        ns = 0;
-    ++buckets_[bucket_of(static_cast<std::uint64_t>(ns))];
-    if (count_ == 0 || ns < min_)
-        min_ = ns;
-    max_ = std::max(max_, ns);
-    sum_ += ns;
-    ++count_;
 }
 
 void LatencyHistogram::merge(const LatencyHistogram& other) {

@@ -40,4 +40,27 @@ private:
     std::int64_t max_ = 0;
 };
 
+// Inline: recorded once per measured operation, inside the measured loops.
+inline int LatencyHistogram::bucket_of(std::uint64_t v) {
+    if (v < static_cast<std::uint64_t>(kSub))
+        return static_cast<int>(v);
+    const int msb = 63 - __builtin_clzll(v); // >= kSubBits
+    const int group = msb - kSubBits + 1;    // 1 ..
+    const int shift = msb - kSubBits;        // width of a sub-bucket: 2^shift
+    const int sub = static_cast<int>((v >> shift) & (kSub - 1));
+    return group * kSub + sub;
+}
+
+inline void LatencyHistogram::record(std::int64_t ns) {
+    if (ns < 0)
+        ns = 0;
+    ++buckets_[bucket_of(static_cast<std::uint64_t>(ns))];
+    if (count_ == 0 || ns < min_)
+        min_ = ns;
+    if (ns > max_)
+        max_ = ns;
+    sum_ += ns;
+    ++count_;
+}
+
 } // namespace uringprobe

@@ -26,12 +26,18 @@ private:
     std::string path_;
 };
 
-inline int TempDir::entries() const {
+// Entries of directory `path`, "." and ".." aside; -1 when it cannot be read.
+inline int dir_entries(const std::string& path) {
+    DIR* d = opendir(path.c_str());
+    if (!d)
+        return -1;
     int n = 0;
-    if (DIR* d = opendir(path_.c_str())) {
-        while (dirent* e = readdir(d))
-            n += std::string(e->d_name) != "." && std::string(e->d_name) != "..";
-        closedir(d);
-    }
+    while (dirent* e = readdir(d))
+        n += std::string(e->d_name) != "." && std::string(e->d_name) != "..";
+    closedir(d);
     return n;
+}
+
+inline int TempDir::entries() const {
+    return dir_entries(path_);
 }

@@ -157,13 +157,7 @@ TEST(ScratchDir, SwappingTheDirectoryForASymlinkIsRefused) {
         } catch (const SysError&) {
             ++refused;
         }
-        DIR* d = opendir(outside.c_str());
-        ASSERT_NE(d, nullptr);
-        int entries = 0;
-        while (dirent* e = readdir(d))
-            entries += e->d_name[0] != '.';
-        closedir(d);
-        ASSERT_EQ(entries, 0) << "a file appeared outside the scratch directory";
+        ASSERT_EQ(dir_entries(outside), 0) << "a file appeared outside the scratch directory";
     }
     done = true;
     swapper.join();
@@ -172,13 +166,7 @@ TEST(ScratchDir, SwappingTheDirectoryForASymlinkIsRefused) {
     EXPECT_GT(created, 0) << "no file was ever created: the directory was refused even when real";
     EXPECT_GT(refused, 0) << "the swap never hit: the race was not exercised";
     // and every file created was removed again
-    DIR* d = opendir(scratch.c_str());
-    ASSERT_NE(d, nullptr);
-    int left = 0;
-    while (dirent* e = readdir(d))
-        left += e->d_name[0] != '.';
-    closedir(d);
-    EXPECT_EQ(left, 0) << "a scratch file was left behind";
+    EXPECT_EQ(dir_entries(scratch), 0) << "a scratch file was left behind";
     RecordProperty("created", created);
     RecordProperty("refused", refused);
 }
