@@ -140,8 +140,9 @@ sub weather_now
 	my ($top) = sort { $by_comm{$b} <=> $by_comm{$a} } keys %by_comm;
 	# (processes' ticks and the machine's are counted apart: over a run of
 	# a few ticks the processes' may come out above the machine's, which
-	# they cannot be)
-	my $pct = sub { $ticks > 0 ? sprintf('%.1f', List::Util::min(100, 100 * $_[0] / $ticks)) : '' };
+	# they cannot be; a run shorter than a tick, 10 ms, saw no tick of
+	# either: 0.0)
+	my $pct = sub { $ticks > 0 ? sprintf('%.1f', List::Util::min(100, 100 * $_[0] / $ticks)) : '0.0' };
 	return ($pct->($steal - $weather_start{steal}), $pct->($foreign // 0),
 		$top ? "$top " . $pct->($by_comm{$top}) . '%' : '',
 		$weather_start{dirty}, $weather_start{writeback}, $dirty, $writeback);
