@@ -15,18 +15,19 @@ use Uringprobe::Benchmarks qw(file_of cell_key);
 
 our @EXPORT = qw(findings);
 
-# Each report: its title and the effect it reported.
+# Each report: its name (the one the README, the docs and the report use)
+# and the effect it reported.
 my %reports = (
-	1 => [ 'PostgreSQL 18 io_uring, one ring per backend',
+	1 => [ 'PostgreSQL 18 connection cost',
 		'with io_method=io_uring, connections slower and the postmaster busier: every fork and exit '
 		  . 'pays for the mappings of one ring per possible backend; fixed by one memory region (IORING_SETUP_NO_MMAP)' ],
-	2 => [ 'SQPOLL, the completion ring committed per CQE',
+	2 => [ 'SQPOLL completion commits',
 		'at 800k UDP packets/s, 100 receives in flight on an SQPOLL ring, one re-submitted per completion: '
 		  . 'a quarter of the SQ thread\'s CPU committing the completion ring once per CQE (batched since Linux 5.9)' ],
-	3 => [ 'PostgreSQL 16, concurrent COPY on XFS',
+	3 => [ 'PostgreSQL 16 concurrent COPY',
 		'concurrent COPY into one table slower than PostgreSQL 15 from 2 clients on XFS: extensions sized '
 		  . 'by the lock waiters make mdzeroextend alternate fallocate and zeros; fixed by 82a4edab' ],
-	4 => [ 'io_uring polling against epoll',
+	4 => [ 'io_uring polling in an event loop',
 		'an event loop on io_uring poll slower than on epoll: each one-shot POLL_ADD is re-armed, then waits '
 		  . 'and is woken, unless the kernel offers multishot polling' ],
 );
