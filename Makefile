@@ -18,7 +18,7 @@ REGRESS = environment rings extend completions events advise error_of bad_input_
 	permissions \
 	result_columns
 
-ENGINE_OBJS = $(patsubst %.cpp,%.o,$(wildcard src/engine/*.cpp))
+ENGINE_OBJS = $(patsubst %.cpp,%.o,$(wildcard src/engine/*/*.cpp))
 PG_OBJS = $(patsubst %.cpp,%.o,$(wildcard src/pg/*.cpp))
 CLI_OBJS = src/cli/main.o
 OBJS = $(ENGINE_OBJS) $(PG_OBJS)
@@ -27,6 +27,8 @@ EXTRA_CLEAN = uringprobe-cli $(CLI_OBJS)
 
 PG_CONFIG ?= pg_config
 PG_CXXFLAGS = -std=c++17 -Wall -Wextra -fPIC -fno-omit-frame-pointer -pthread
+# The engine's headers are named from src/engine: "os/fd.hpp".
+PG_CPPFLAGS = -Isrc/engine
 # Server headers are not ours to warn about.
 override with_llvm = no
 

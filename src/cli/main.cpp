@@ -1,12 +1,12 @@
 // uringprobe-cli: the extension's experiments from a shell, in a bare
 // process, so that a backend's results can be set against a baseline.
-#include "../engine/advise.hpp"
-#include "../engine/completions_experiment.hpp"
-#include "../engine/environment.hpp"
-#include "../engine/error.hpp"
-#include "../engine/events_experiment.hpp"
-#include "../engine/extend_experiment.hpp"
-#include "../engine/rings_experiment.hpp"
+#include "../engine/advise/advise.hpp"
+#include "../engine/contract/error.hpp"
+#include "../engine/experiments/completions_experiment.hpp"
+#include "../engine/experiments/environment.hpp"
+#include "../engine/experiments/events_experiment.hpp"
+#include "../engine/experiments/extend_experiment.hpp"
+#include "../engine/experiments/rings_experiment.hpp"
 
 #include <cerrno>
 #include <cmath>

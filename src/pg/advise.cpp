@@ -4,7 +4,7 @@
 #include "module.hpp"
 #include "server_settings.hpp"
 
-#include "../engine/advise.hpp"
+#include "../engine/advise/advise.hpp"
 
 #include <cstdio>
 #include <string>

@@ -1,6 +1,6 @@
 #include "boundary.hpp"
 
-#include "../engine/error.hpp"
+#include "../engine/contract/error.hpp"
 
 #include <cerrno>
 #include <cstdio>

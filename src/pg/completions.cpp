@@ -3,8 +3,8 @@
 #include "experiment.hpp"
 #include "module.hpp"
 
-#include "../engine/completions_experiment.hpp"
-#include "../engine/scratch_file.hpp"
+#include "../engine/experiments/completions_experiment.hpp"
+#include "../engine/experiments/scratch_file.hpp"
 
 #include <cstring>
 

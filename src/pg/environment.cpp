@@ -4,8 +4,8 @@
 #include "result_table.hpp"
 #include "server_settings.hpp"
 
-#include "../engine/environment.hpp"
-#include "../engine/scratch_file.hpp"
+#include "../engine/experiments/environment.hpp"
+#include "../engine/experiments/scratch_file.hpp"
 
 extern "C" {
 PG_FUNCTION_INFO_V1(uringprobe_environment);

@@ -2,7 +2,7 @@
 // poll, io_uring polls, or PostgreSQL's own WaitEventSet.
 #include "experiment.hpp"
 
-#include "../engine/events_experiment.hpp"
+#include "../engine/experiments/events_experiment.hpp"
 
 #include <cstring>
 #include <memory>

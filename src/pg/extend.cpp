@@ -3,9 +3,9 @@
 #include "experiment.hpp"
 #include "module.hpp"
 
-#include "../engine/caps.hpp"
-#include "../engine/extend_experiment.hpp"
-#include "../engine/scratch_file.hpp"
+#include "../engine/contract/caps.hpp"
+#include "../engine/experiments/extend_experiment.hpp"
+#include "../engine/experiments/scratch_file.hpp"
 
 extern "C" {
 PG_FUNCTION_INFO_V1(uringprobe_extend);

@@ -2,8 +2,8 @@
 // under shared_preload_libraries _PG_init runs in the postmaster.
 #include "module.hpp"
 
-#include "../engine/caps.hpp"
-#include "../engine/scratch_file.hpp"
+#include "../engine/contract/caps.hpp"
+#include "../engine/experiments/scratch_file.hpp"
 
 #include <cstdio>
 #include <exception>

@@ -4,7 +4,7 @@
 #include "boundary.hpp"
 #include "result_table.hpp"
 
-#include "../engine/process_snapshot.hpp"
+#include "../engine/os/process_snapshot.hpp"
 
 #include <unistd.h>
 

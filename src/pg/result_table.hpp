@@ -5,7 +5,7 @@
 
 #include "postgres_headers.hpp"
 
-#include "../engine/table.hpp"
+#include "../engine/contract/table.hpp"
 
 namespace uringprobe::pg {
 

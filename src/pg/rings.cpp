@@ -2,8 +2,8 @@
 #include "experiment.hpp"
 #include "module.hpp"
 
-#include "../engine/caps.hpp"
-#include "../engine/rings_experiment.hpp"
+#include "../engine/contract/caps.hpp"
+#include "../engine/experiments/rings_experiment.hpp"
 
 extern "C" {
 PG_FUNCTION_INFO_V1(uringprobe_rings);

@@ -6,7 +6,7 @@
 
 #include "postgres_headers.hpp"
 
-#include "../engine/environment.hpp"
+#include "../engine/experiments/environment.hpp"
 
 namespace uringprobe::pg {
 

@@ -9,7 +9,7 @@
 #include "boundary.hpp"
 #include "postgres_headers.hpp"
 
-#include "../engine/param_table.hpp"
+#include "../engine/contract/param_table.hpp"
 
 namespace uringprobe::pg {
 

@@ -1,7 +1,7 @@
 // Every rule of uringprobe_advise() on made-up figures: the row each
 // branch gives, word for word where the wording is the rule's point. No
 // clock, no kernel, no file is involved (advise_rules.hpp).
-#include "advise_rules.hpp"
+#include "advise/advise_rules.hpp"
 
 #include <gtest/gtest.h>
 

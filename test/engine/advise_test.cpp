@@ -1,7 +1,7 @@
-#include "advise.hpp"
-#include "advise_budget.hpp"
-#include "error.hpp"
-#include "run_stats.hpp"
+#include "advise/advise.hpp"
+#include "advise/advise_budget.hpp"
+#include "contract/error.hpp"
+#include "contract/run_stats.hpp"
 #include "scratch_dir.hpp"
 
 #include <gtest/gtest.h>

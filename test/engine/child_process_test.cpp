@@ -1,4 +1,4 @@
-#include "child_process.hpp"
+#include "os/child_process.hpp"
 
 #include <gtest/gtest.h>
 

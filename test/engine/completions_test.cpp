@@ -1,5 +1,5 @@
-#include "completions_experiment.hpp"
-#include "error.hpp"
+#include "contract/error.hpp"
+#include "experiments/completions_experiment.hpp"
 #include "refused.hpp"
 #include "scratch_dir.hpp"
 

@@ -1,6 +1,6 @@
 // Hints: the limit a DBA must look at, and only that one.
-#include "error.hpp"
-#include "io_uring_caps.hpp"
+#include "contract/error.hpp"
+#include "uring/io_uring_caps.hpp"
 
 #include <cerrno>
 #include <gtest/gtest.h>

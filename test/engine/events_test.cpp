@@ -1,5 +1,5 @@
-#include "error.hpp"
-#include "events_experiment.hpp"
+#include "contract/error.hpp"
+#include "experiments/events_experiment.hpp"
 #include "refused.hpp"
 
 #include <gtest/gtest.h>

@@ -1,8 +1,8 @@
 // Extension sizes by PostgreSQL 16's rule: the sessions waiting on the
 // extension lock are counted, never simulated; the fallocate/zeros
 // switches on a file are counted exactly.
-#include "extend_experiment.hpp"
-#include "extend_session.hpp"
+#include "experiments/extend_experiment.hpp"
+#include "experiments/extend_session.hpp"
 #include "scratch_dir.hpp"
 
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
-#include "error.hpp"
-#include "extend_experiment.hpp"
+#include "contract/error.hpp"
+#include "experiments/extend_experiment.hpp"
 #include "refused.hpp"
 #include "scratch_dir.hpp"
 

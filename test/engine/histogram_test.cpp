@@ -1,4 +1,4 @@
-#include "histogram.hpp"
+#include "contract/histogram.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,9 +1,9 @@
 // The owners of kernel objects: each makes its object or throws naming the
 // call, and releases it however the scope ends.
-#include "fd.hpp"
-#include "mapping.hpp"
-#include "process_snapshot.hpp"
-#include "ring.hpp"
+#include "os/fd.hpp"
+#include "os/mapping.hpp"
+#include "os/process_snapshot.hpp"
+#include "uring/ring.hpp"
 
 #include <cerrno>
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-#include "params.hpp"
+#include "contract/params.hpp"
 
 #include <gtest/gtest.h>
 
@@ -34,11 +34,11 @@ TEST(Params, CheckRange) {
 
 // One table per experiment: defaults, ranges with their caps, the CLI's
 // options, all from the same rows.
-#include "completions_experiment.hpp"
-#include "events_experiment.hpp"
-#include "extend_experiment.hpp"
-#include "param_table.hpp"
-#include "rings_experiment.hpp"
+#include "contract/param_table.hpp"
+#include "experiments/completions_experiment.hpp"
+#include "experiments/events_experiment.hpp"
+#include "experiments/extend_experiment.hpp"
+#include "experiments/rings_experiment.hpp"
 
 TEST(ParamTable, DefaultsAreValid) {
     EXPECT_NO_THROW(validate(RingsParams{}, Caps{}));

@@ -1,5 +1,5 @@
-#include "error.hpp"
-#include "process_snapshot.hpp"
+#include "contract/error.hpp"
+#include "os/process_snapshot.hpp"
 
 #include <gtest/gtest.h>
 

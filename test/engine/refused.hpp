@@ -1,7 +1,7 @@
 // Bad-parameter checks: a valid parameter set with one thing changed.
 #pragma once
 
-#include "error.hpp"
+#include "contract/error.hpp"
 
 // Whether `check` (a validate() call) refuses `base` once `change` has been
 // applied to a copy of it: InvalidArgument; any other exception escapes.

@@ -1,8 +1,8 @@
-#include "error.hpp"
-#include "io_uring_caps.hpp"
-#include "process_snapshot.hpp"
+#include "contract/error.hpp"
+#include "experiments/rings_experiment.hpp"
+#include "os/process_snapshot.hpp"
 #include "refused.hpp"
-#include "rings_experiment.hpp"
+#include "uring/io_uring_caps.hpp"
 
 #include <gtest/gtest.h>
 #include <sys/resource.h>

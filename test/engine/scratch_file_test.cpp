@@ -1,6 +1,6 @@
-#include "error.hpp"
+#include "contract/error.hpp"
+#include "experiments/scratch_file.hpp"
 #include "scratch_dir.hpp"
-#include "scratch_file.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,0 +1,179 @@
+// uringprobe_advise(): the facts counted, the measurements run under the
+// budget, then one rule per row (advise_rules.cpp).
+#include "advise/advise.hpp"
+
+#include "advise/advise_budget.hpp"
+#include "advise/advise_measure.hpp"
+#include "advise/advise_rules.hpp"
+#include "contract/clock.hpp"
+#include "contract/error.hpp"
+#include "contract/number_text.hpp"
+#include "contract/params.hpp"
+#include "os/system_info.hpp"
+#include "uring/io_uring_caps.hpp"
+#include "uring/ring.hpp"
+
+#include <memory>
+
+namespace uringprobe {
+
+namespace {
+
+bool accepts(const IoUringCaps& caps, const std::string& name) {
+    for (const auto& f : caps.setup_flags)
+        if (f.name == name)
+            return f.ok;
+    return false;
+}
+
+// What is counted, not measured: the server's settings, the kernel, this
+// process's limits and the rings PostgreSQL 18 would create here.
+AdviseContext count_facts(const AdviseRequest& req, const IoUringCaps& caps) {
+    AdviseContext c;
+    c.process = req.process;
+    c.server = req.server;
+    c.file_extend_method = req.file_extend_method;
+    c.concurrency = req.concurrency;
+    c.depth = ring_entries(static_cast<unsigned>(req.server.settings.io_max_concurrency));
+    c.limits = current_limits();
+    c.plan = plan_pg18_rings(req.server.settings, caps, c.limits);
+    c.ring_ok = caps.ring_ok;
+    c.ring_err = caps.ring_err;
+    c.no_mmap_accepted = accepts(caps, "NO_MMAP");
+    c.defer_taskrun_accepted = accepts(caps, "DEFER_TASKRUN");
+    c.memlock = caps.memlock;
+    c.memlock_detail = caps.memlock_detail;
+    c.kernel_release = kernel_release();
+    c.io_uring_disabled = read_first_line("/proc/sys/kernel/io_uring_disabled");
+    return c;
+}
+
+// One extension measurement per filesystem, whatever tablespaces share it;
+// for each target, its measurement or why it has none.
+struct ExtendPlan {
+    std::vector<std::unique_ptr<ExtendMeasurement>> filesystems;
+    std::vector<ExtendMeasurement*> of_target;
+    std::vector<std::string> why_not;
+};
+
+ExtendPlan plan_extension(const AdviseRequest& req, const AdviseContext& c,
+                          const std::function<bool()>& should_stop) {
+    ExtendPlan x;
+    x.of_target.assign(req.targets.size(), nullptr);
+    x.why_not.resize(req.targets.size());
+    for (size_t i = 0; i < req.targets.size(); ++i) {
+        const AdviseTarget& t = req.targets[i];
+        if (!t.unavailable.empty()) {
+            x.why_not[i] = t.unavailable;
+            continue;
+        }
+        if (!c.extends_by_rule())
+            continue;
+        if (!req.cannot_write.empty()) {
+            x.why_not[i] = req.cannot_write;
+            continue;
+        }
+        dev_t dev = 0;
+        const std::string dir = resolve_target(t, &x.why_not[i], &dev);
+        if (dir.empty())
+            continue;
+        for (auto& f : x.filesystems)
+            if (f->dev() == dev)
+                x.of_target[i] = f.get();
+        if (!x.of_target[i]) {
+            x.filesystems.push_back(std::make_unique<ExtendMeasurement>(
+                c, dir, filesystem_type(dir), dev, req.max_scratch_mb, should_stop));
+            x.of_target[i] = x.filesystems.back().get();
+        }
+        x.of_target[i]->add_tablespace();
+    }
+    return x;
+}
+
+BudgetSummary budget_summary(const AdviseRequest& req, double spent,
+                             const std::vector<Measurement*>& order) {
+    BudgetSummary b;
+    b.spent = spent;
+    b.budget = req.budget_seconds;
+    b.note = req.budget_note;
+    for (const Measurement* m : order)
+        b.parts.push_back(
+            {m->account(), m->rounds, m->budget_cut, !m->failed.empty(), m->estimate()});
+    return b;
+}
+
+} // namespace
+
+void validate(const AdviseRequest& req) {
+    if (!(req.budget_seconds > 0))
+        throw InvalidArgument("budget must be positive, got " + fixed(req.budget_seconds, 3) +
+                              " s");
+    if (req.budget_seconds > req.max_budget_seconds)
+        throw InvalidArgument(
+            "budget " + fixed(req.budget_seconds, 0) + " s exceeds " +
+            (req.budget_cap_name.empty() ? std::string("the cap") : req.budget_cap_name) + " (" +
+            fixed(req.max_budget_seconds, 0) + " s)");
+    check_range("concurrency", req.concurrency, 1, 64);
+}
+
+AdviseResult advise(const AdviseRequest& req, const std::function<bool()>& should_stop) {
+    validate(req);
+    const std::int64_t start = now_ns();
+    auto elapsed = [start] { return (now_ns() - start) / 1e9; };
+    AdviseResult res;
+    validate(req.server.settings);
+    const IoUringCaps caps =
+        probe_io_uring(ring_entries(static_cast<unsigned>(req.server.settings.io_max_concurrency)));
+    const AdviseContext c = count_facts(req, caps);
+
+    // What can be measured, in the order rounds are given.
+    std::vector<Measurement*> order;
+    std::unique_ptr<ForkCostMeasurement> fork;
+    if (c.ring_ok) {
+        fork = std::make_unique<ForkCostMeasurement>(c, caps, req.max_rings, should_stop);
+        order.push_back(&fork->measurement());
+    }
+    ExtendPlan extension = plan_extension(req, c, should_stop);
+    for (auto& f : extension.filesystems)
+        order.push_back(&f->measurement());
+
+    if (!run_within_budget(order, req.budget_seconds, elapsed, should_stop)) {
+        res.outcome = Outcome::stopped();
+        res.seconds = elapsed();
+        return res;
+    }
+
+    ForkCostSummary fork_cost;
+    if (fork)
+        fork_cost = fork->summary();
+    else
+        fork_cost.not_measured = "this process cannot create a ring";
+    res.rows.push_back(io_method_advice(c, fork_cost));
+    res.rows.push_back(ring_layout_advice(c, fork_cost));
+    for (size_t i = 0; i < req.targets.size(); ++i) {
+        ExtendSummary s;
+        if (ExtendMeasurement* m = extension.of_target[i])
+            s = m->summary();
+        if (!extension.why_not[i].empty())
+            s.not_measured = extension.why_not[i];
+        res.rows.push_back(file_extend_method_advice(c, req.targets[i].tablespace, s));
+    }
+    res.rows.push_back(ulimit_n_advice(c));
+    res.rows.push_back(ulimit_l_advice(c));
+    res.seconds = elapsed();
+    res.rows.push_back(budget_advice(budget_summary(req, res.seconds, order)));
+    return res;
+}
+
+Table advise_table(const AdviseResult& r) {
+    Table t;
+    t.columns = {"topic", "setting", "current", "advice", "confidence", "evidence", "cost"};
+    for (const auto& row : r.rows)
+        t.rows.push_back({Value::text(row.topic), Value::text(row.setting),
+                          Value::text(row.current), Value::text(row.advice),
+                          Value::text(row.confidence), Value::text(row.evidence),
+                          Value::text(row.cost)});
+    return t;
+}
+
+} // namespace uringprobe

@@ -1,0 +1,91 @@
+// Advice for one server: what to set, from small runs of the experiments
+// against the server's own settings, within a time budget. Each row names
+// a setting, its current value, the value to set, how sure the advice is
+// and the measurements behind it:
+//
+//   io_method           will io_uring start at this max_connections, and
+//                       what fork() + exit() of a connection pays for the
+//                       rings PostgreSQL 18 creates in the postmaster
+//                       (rings experiment at the server's ring count)
+//   ring layout         separate mappings per ring or one region, the
+//                       measured cost of each
+//   file_extend_method  per tablespace: the relation-extension rule under
+//                       the lock-waiter sizing of PostgreSQL 16+, at the
+//                       given concurrency, posix_fallocate against
+//                       write_zeros, beside the alternation without
+//                       82a4edab (extend experiment in the tablespace's
+//                       temporary-file directory)
+//   ulimit -n, -l       the limits io_method=io_uring needs, with margin
+//   budget              the time spent against the budget, what was cut
+//
+// Measurements take turns round by round, each round only when the budget
+// has room for it; a row whose measurement got fewer than three rounds
+// says so with confidence low, and one that got none says why instead of
+// guessing.
+#pragma once
+
+#include "contract/caps.hpp"
+#include "contract/result.hpp"
+#include "contract/table.hpp"
+#include "experiments/environment.hpp"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace uringprobe {
+
+// Where a tablespace's relation files grow: its temporary-file directory
+// (created if missing) on the same filesystem.
+struct AdviseTarget {
+    std::string tablespace;  // pg_default, a tablespace's name, or the CLI's path
+    std::string dir;         // the directory scratch files go into
+    std::string unavailable; // why it cannot be measured ("": it can)
+};
+
+struct AdviseRequest {
+    std::string process; // "backend" or "bare process"
+    // version_num: the server's (the CLI: 180000 unless told); io_method ""
+    // before 18.
+    ServerFacts server;
+    // The server's file_extend_method, "" where it has no such setting.
+    std::string file_extend_method;
+    std::vector<AdviseTarget> targets;
+    double budget_seconds = 20;
+    double max_budget_seconds = kMaxAdviseSeconds.default_value;
+    std::string budget_cap_name;             // the setting that sets max_budget_seconds
+    std::string budget_note;                 // how the caller changed the budget, if it did
+    int concurrency = 4;                     // sessions extending one relation at once
+    int max_rings = kMaxRings.default_value; // its cap in a server
+    int max_scratch_mb = kMaxScratchMb.default_value; // likewise
+    // Why this caller may not write scratch files ("": it may).
+    std::string cannot_write;
+};
+
+struct AdviceRow {
+    std::string topic;
+    std::string setting;
+    std::string current;
+    std::string advice;
+    std::string confidence; // high, medium, low
+    std::string evidence;
+    std::string cost;
+};
+
+struct AdviseResult {
+    Outcome outcome = Outcome::ok(); // ok or stopped
+    std::vector<AdviceRow> rows;
+    double seconds = 0;
+};
+
+// Budget positive and within its cap, concurrency 1..64: InvalidArgument
+// naming the argument otherwise.
+void validate(const AdviseRequest& req);
+
+// Polls should_stop() between runs and inside them; every scratch file,
+// ring and child is gone when it returns or throws.
+AdviseResult advise(const AdviseRequest& req, const std::function<bool()>& should_stop);
+
+Table advise_table(const AdviseResult& r);
+
+} // namespace uringprobe

@@ -1,0 +1,327 @@
+#include "advise/advise_measure.hpp"
+
+#include "advise/advise_wording.hpp"
+#include "contract/error.hpp"
+#include "experiments/rings_experiment.hpp"
+#include "os/fd.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace uringprobe {
+
+namespace {
+
+// Descriptors kept free for the rest of the process beside the rings.
+constexpr long long kFdReserve = 64;
+// Rings' worth of RLIMIT_MEMLOCK kept free beside the rings measured
+// (the capability probe's rings, a ring the kernel has not given back yet).
+constexpr long long kMemlockSpareRings = 2;
+// A fork cost is scaled from at most this many times fewer rings than the
+// server's, and from no fewer than kFewestScaledRings (or all of them):
+// beyond, the noise of a small difference would be multiplied into it.
+constexpr int kMostScaledDown = 4;
+constexpr int kFewestScaledRings = 32;
+// The kernel gives ring memory back to the memlock account asynchronously:
+// a set-up refused ENOMEM waits this long, this many times, for it.
+constexpr useconds_t kMemlockWaitUs = 25000;
+constexpr int kMemlockWaits = 40;
+// First estimates of a round, before one was timed: a fork + exit with
+// margin on a small VM, a ring's set-up and teardown, an extension run's
+// writes and their flush per MB on a loop-mounted filesystem.
+constexpr double kForkSeconds = 1.5e-3;
+constexpr double kRingSetupSeconds = 2 * 60e-6;
+constexpr double kExtendSecondsPerMb = 0.006;
+
+} // namespace
+
+// ---- fork cost ----
+
+ForkCostMeasurement::ForkCostMeasurement(const AdviseContext& c, const IoUringCaps& caps,
+                                         int max_rings, const std::function<bool()>& should_stop)
+    : c_(c), should_stop_(should_stop), rings_(c.plan.rings) {
+    const ProcessLimits& lim = c.limits;
+    // Every ring takes a descriptor; keep room for the rest of the process.
+    const long long fd_room = lim.nofile_soft == ~0ULL ? LLONG_MAX
+                                                       : static_cast<long long>(lim.nofile_soft) -
+                                                             lim.open_fds - kFdReserve;
+    if (rings_ > max_rings) {
+        rings_ = max_rings;
+        why_fewer_ = std::string(kMaxRings.name) + " " + std::to_string(max_rings);
+    }
+    if (rings_ > fd_room) {
+        rings_ = static_cast<int>(std::max(1LL, fd_room));
+        why_fewer_ = "RLIMIT_NOFILE " + limit_text(lim.nofile_soft) + " of this process, with " +
+                     std::to_string(lim.open_fds) + " open,";
+    }
+    if (caps.memlock == MemlockCharge::charged && lim.memlock_soft != ~0ULL &&
+        caps.mmap_ring_bytes > 0) {
+        const long long fit =
+            static_cast<long long>(lim.memlock_soft / caps.mmap_ring_bytes) - kMemlockSpareRings;
+        if (rings_ > fit) {
+            rings_ = static_cast<int>(std::max(1LL, fit));
+            why_fewer_ = "RLIMIT_MEMLOCK " + limit_text(lim.memlock_soft) + " of this process";
+            if (c.holds_server_rings())
+                why_fewer_ += ", the server's own rings charged to it too,";
+        }
+    }
+    scaled_ = rings_ < c.plan.rings;
+    // The experiment sets up its own region: only the kernel must accept it.
+    no_mmap_ = c.no_mmap_accepted;
+    if (!no_mmap_)
+        no_mmap_refused_ = "this kernel refuses IORING_SETUP_NO_MMAP";
+    m_.name = "fork cost at " + std::to_string(rings_) + " rings";
+    const int variants = no_mmap_ ? 3 : 2;
+    m_.first_estimate = variants * kForksPerRound * kForkSeconds +
+                        rings_ * (variants - 1) * kRingSetupSeconds + 0.05;
+    m_.round = [this](int) { return round(); };
+    m_.spread = [this] {
+        const auto& v = c_.plan.one_region ? region_us_ : mmap_us_;
+        return v.size() < 2 ? 100.0 : summarize_runs(v).spread_pct;
+    };
+}
+
+int ForkCostMeasurement::fewest_rings() const {
+    const int plan_rings = c_.plan.rings;
+    return std::max(std::min(kFewestScaledRings, plan_rings),
+                    (plan_rings + kMostScaledDown - 1) / kMostScaledDown);
+}
+
+void ForkCostMeasurement::fewer_rings(int err) {
+    const int fewest = fewest_rings();
+    // The fewest that may be scaled from is tried last.
+    rings_ = rings_ > fewest ? std::max(fewest, rings_ / 2) : 0;
+    scaled_ = true;
+    why_fewer_ = err == ENOMEM
+                     ? std::string("the ring memory this user may still lock (RLIMIT_MEMLOCK") +
+                           (c_.holds_server_rings() ? ", the server's own rings included)" : ")")
+                     : "RLIMIT_NOFILE of this process";
+    m_.name = "fork cost at " + std::to_string(rings_) + " rings";
+}
+
+bool ForkCostMeasurement::round() {
+    const int plan_rings = c_.plan.rings;
+    const int fewest = fewest_rings();
+    RingsParams p;
+    p.depth = static_cast<int>(c_.depth);
+    set_ring_modes(p, no_mmap_ ? "both" : "mmap");
+    p.forks = kForksPerRound;
+    RingsResult r;
+    int memlock_waits = 0;
+    for (;;) {
+        if (rings_ < fewest)
+            throw NotMeasurable(why_fewer_ + " allows " + std::to_string(rings_) +
+                                " of the server's " + std::to_string(plan_rings) +
+                                " rings, fewer than a quarter: too few to scale from");
+        p.rings = rings_;
+        try {
+            r = run_rings(p, should_stop_);
+            break;
+        } catch (const SysError& e) {
+            // A later round waits for the last round's ring memory, and so
+            // does the first unless the server's own rings are charged too
+            // (then the shortage is theirs, and lasts).
+            if (e.err() == ENOMEM && (!base_us_.empty() || !c_.holds_server_rings()) &&
+                ++memlock_waits <= kMemlockWaits) {
+                usleep(kMemlockWaitUs);
+                continue;
+            }
+            // The limits count what the process (for RLIMIT_MEMLOCK: its
+            // user, the server's own rings included) already holds: until
+            // a first round succeeds, halve the rings and scale.
+            if (!base_us_.empty() || (e.err() != ENOMEM && e.err() != EMFILE))
+                throw;
+            fewer_rings(e.err());
+        }
+    }
+    if (r.outcome.is_stopped())
+        return false;
+    double base = 0, mmap = -1, region = -1;
+    for (const auto& v : r.variants) {
+        if (!v.outcome.is_ok()) {
+            if (v.variant == "no_mmap")
+                no_mmap_refused_ = v.outcome.status();
+            continue;
+        }
+        const double p50 = v.fork_latency.percentile(0.5) / 1000.0;
+        if (v.variant == "baseline")
+            base = p50;
+        else if (v.variant == "mmap")
+            mmap = p50;
+        else if (v.variant == "no_mmap")
+            region = p50;
+    }
+    base_us_.push_back(base);
+    const double k = rings_ ? static_cast<double>(plan_rings) / rings_ : 1;
+    if (mmap >= 0) {
+        mmap_us_.push_back(mmap);
+        mmap_added_.push_back((mmap - base) * k);
+        mmap_share_.push_back(base > 0 ? (mmap - base) * k / base : 0);
+    }
+    if (region >= 0) {
+        region_us_.push_back(region);
+        region_added_.push_back((region - base) * k);
+        region_share_.push_back(base > 0 ? (region - base) * k / base : 0);
+    }
+    return true;
+}
+
+ForkCostSummary ForkCostMeasurement::summary() const {
+    ForkCostSummary s;
+    s.rounds = m_.rounds;
+    s.rings = rings_;
+    s.plan_rings = c_.plan.rings;
+    s.scaled = scaled_;
+    s.why_fewer = why_fewer_;
+    s.forks_per_round = kForksPerRound;
+    s.region_refused = no_mmap_refused_;
+    s.failed = m_.failed;
+    if (m_.rounds == 0) {
+        s.not_measured = !m_.failed.empty() ? m_.failed : "the budget had no room for a round";
+        return s;
+    }
+    s.bare_us = summarize_runs(base_us_);
+    auto layout = [](const std::vector<double>& us, const std::vector<double>& added,
+                     const std::vector<double>& share) {
+        return LayoutFigures{summarize_runs(us), summarize_runs(added), summarize_runs(share)};
+    };
+    if (!mmap_added_.empty())
+        s.separate = layout(mmap_us_, mmap_added_, mmap_share_);
+    if (!region_added_.empty())
+        s.region = layout(region_us_, region_added_, region_share_);
+    return s;
+}
+
+// ---- extension ----
+
+ExtendMeasurement::ExtendMeasurement(const AdviseContext& c, std::string dir, std::string fs,
+                                     dev_t dev, int max_scratch_mb,
+                                     const std::function<bool()>& should_stop)
+    : c_(c), should_stop_(should_stop), dir_(std::move(dir)), fs_(std::move(fs)), dev_(dev),
+      mb_(std::min(kExtendMb, max_scratch_mb)), max_scratch_mb_(max_scratch_mb) {
+    const ExtendSizing sizing =
+        c.server.version_num >= 160000 ? ExtendSizing::waiters_prior : ExtendSizing::waiters;
+    variants_.push_back({ExtendStrategy::mdzeroextend, sizing, {}, {}});
+    variants_.push_back({ExtendStrategy::write_zeros, sizing, {}, {}});
+    if (sizing != ExtendSizing::waiters)
+        variants_.push_back({ExtendStrategy::mdzeroextend, ExtendSizing::waiters, {}, {}});
+    m_.name = "extension on " + fs_ + " (" + dir_ + ")";
+    m_.first_estimate = static_cast<double>(variants_.size()) * mb_ * kExtendSecondsPerMb + 0.1;
+    m_.round = [this](int round_no) { return round(round_no); };
+    m_.spread = [this] {
+        return fallocate_over_zeros_.size() < 2 ? 100.0
+                                                : summarize_runs(fallocate_over_zeros_).spread_pct;
+    };
+}
+
+bool ExtendMeasurement::round(int round_no) {
+    const size_t n = variants_.size();
+    std::vector<double> took(n, -1);
+    for (size_t k = 0; k < n; ++k) {
+        // Rotate the order, so that no variant always follows another.
+        const size_t i = (k + static_cast<size_t>(round_no)) % n;
+        Variant& v = variants_[i];
+        {
+            // Start each run with the filesystem's earlier writes flushed.
+            Fd dir = Fd::open(dir_.c_str(), O_RDONLY | O_DIRECTORY, "open " + dir_);
+            check_syscall(::syncfs(dir.get()), "syncfs");
+        }
+        ExtendParams p;
+        p.dir = dir_;
+        p.dir_given = true;
+        p.strategy = v.strategy;
+        p.interface = ExtendInterface::sync;
+        p.total_mb = mb_;
+        p.write_data = true;
+        p.sessions = c_.concurrency;
+        p.shared = true;
+        p.seed = static_cast<std::uint64_t>(round_no) + 1;
+        p.sizing = v.sizing;
+        validate(p, {{kMaxScratchMb.name, max_scratch_mb_}});
+        const ExtendResult r = run_extend(p, {dir_}, should_stop_);
+        if (r.outcome.is_stopped())
+            return false;
+        took[i] = r.seconds;
+        v.seconds.push_back(r.seconds);
+        if (r.extensions > 0)
+            v.us_per_extension.push_back(1e6 * r.seconds / r.extensions);
+        v.switches += r.switches;
+    }
+    if (took[0] > 0 && took[1] > 0)
+        fallocate_over_zeros_.push_back(took[0] / took[1]);
+    if (n > 2 && took[2] > 0 && took[0] > 0)
+        alternation_over_fixed_.push_back(took[2] / took[0]);
+    return true;
+}
+
+ExtendSummary ExtendMeasurement::summary() const {
+    ExtendSummary s;
+    s.fs = fs_;
+    s.dir = dir_;
+    s.sessions = c_.concurrency;
+    s.mb = mb_;
+    s.sizing = variants_[0].sizing;
+    s.rounds = m_.rounds;
+    s.failed = m_.failed;
+    s.tablespaces = tablespaces_;
+    if (m_.rounds == 0) {
+        s.not_measured = !m_.failed.empty() ? m_.failed : "the budget had no room for a round";
+        return s;
+    }
+    auto figures = [this](const Variant& v) {
+        ExtendFigures f;
+        f.seconds = summarize_runs(v.seconds);
+        if (!v.us_per_extension.empty())
+            f.us_per_extension = summarize_runs(v.us_per_extension);
+        f.switches_per_run = v.switches / m_.rounds;
+        return f;
+    };
+    s.fallocate = figures(variants_[0]);
+    s.zeros = figures(variants_[1]);
+    s.fallocate_over_zeros = summarize_runs(fallocate_over_zeros_);
+    if (variants_.size() > 2 && !alternation_over_fixed_.empty()) {
+        s.alternation = figures(variants_[2]);
+        s.alternation_over_fixed = summarize_runs(alternation_over_fixed_);
+    }
+    return s;
+}
+
+std::string resolve_target(const AdviseTarget& t, std::string* why, dev_t* dev) {
+    const size_t slash = t.dir.find_last_of('/');
+    if (t.dir.empty() || t.dir[0] != '/' || slash == std::string::npos) {
+        *why = "not an absolute path: '" + t.dir + "'";
+        return "";
+    }
+    const std::string parent = slash == 0 ? "/" : t.dir.substr(0, slash);
+    const std::string last = t.dir.substr(slash + 1);
+    char* real = ::realpath(parent.c_str(), nullptr);
+    if (!real) {
+        *why = parent + ": " + std::strerror(errno);
+        return "";
+    }
+    std::string dir = std::string(real) + (std::string(real) == "/" ? "" : "/") + last;
+    std::free(real);
+    if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) {
+        *why = "mkdir " + dir + ": " + std::strerror(errno);
+        return "";
+    }
+    struct stat st {};
+    if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+        *why = dir + ": " + (errno ? std::strerror(errno) : "not a directory");
+        return "";
+    }
+    if (::access(dir.c_str(), R_OK | W_OK | X_OK) != 0) {
+        *why = dir + ": " + std::strerror(errno);
+        return "";
+    }
+    *dev = st.st_dev;
+    return dir;
+}
+
+} // namespace uringprobe

@@ -1,0 +1,102 @@
+// The measurements of uringprobe_advise(), round by round under the
+// budget scheduler, each summarized for the rules when the rounds are over:
+//   ForkCostMeasurement  fork() + exit() with the server's rings in either
+//                        layout against a bare fork (the rings experiment)
+//   ExtendMeasurement    posix_fallocate against write_zeros growing one
+//                        file from several sessions on one filesystem, and
+//                        the alternation without 82a4edab (the extend
+//                        experiment)
+#pragma once
+
+#include "advise/advise.hpp"
+#include "advise/advise_budget.hpp"
+#include "advise/advise_summaries.hpp"
+
+#include <functional>
+#include <string>
+#include <sys/types.h>
+#include <vector>
+
+namespace uringprobe {
+
+// fork() + exit() with the rings, per variant and round: four blocks of 25,
+// so that the order the variants take turns in (the one after a teardown
+// of many rings shares the CPUs with the kernel freeing them) averages out.
+constexpr int kForksPerRound = 100;
+// Each extension run grows one shared file by this much (or by
+// uringprobe.max_scratch_mb where that is less).
+constexpr int kExtendMb = 64;
+
+class ForkCostMeasurement {
+public:
+    // At the server's ring count (c.plan.rings), fewer where this process's
+    // limits or uringprobe.max_rings allow fewer (then scaled).
+    ForkCostMeasurement(const AdviseContext& c, const IoUringCaps& caps, int max_rings,
+                        const std::function<bool()>& should_stop);
+    ForkCostMeasurement(const ForkCostMeasurement&) = delete;
+    ForkCostMeasurement& operator=(const ForkCostMeasurement&) = delete;
+
+    Measurement& measurement() { return m_; }
+    ForkCostSummary summary() const;
+
+private:
+    bool round();
+    // The fewest rings a fork cost may be scaled from.
+    int fewest_rings() const;
+    // Halves the rings after the set-up failed for lack of `err` (ENOMEM
+    // or EMFILE); 0 when none are left to try.
+    void fewer_rings(int err);
+
+    const AdviseContext& c_;
+    const std::function<bool()>& should_stop_;
+    Measurement m_;
+    int rings_ = 0;
+    bool scaled_ = false;
+    std::string why_fewer_;
+    bool no_mmap_ = false; // the one-region variant is measured too
+    std::string no_mmap_refused_;
+    std::vector<double> base_us_, mmap_us_, region_us_; // fork + exit p50 per round
+    std::vector<double> mmap_added_, region_added_;     // us per connection, scaled
+    std::vector<double> mmap_share_, region_share_;     // added / bare fork
+};
+
+class ExtendMeasurement {
+public:
+    // In `dir` (resolved, on filesystem `fs`), sessions and sizing from c.
+    ExtendMeasurement(const AdviseContext& c, std::string dir, std::string fs, dev_t dev,
+                      int max_scratch_mb, const std::function<bool()>& should_stop);
+    ExtendMeasurement(const ExtendMeasurement&) = delete;
+    ExtendMeasurement& operator=(const ExtendMeasurement&) = delete;
+
+    Measurement& measurement() { return m_; }
+    dev_t dev() const { return dev_; }
+    void add_tablespace() { ++tablespaces_; }
+    ExtendSummary summary() const;
+
+private:
+    struct Variant {
+        ExtendStrategy strategy;
+        ExtendSizing sizing;
+        std::vector<double> seconds;
+        std::vector<double> us_per_extension;
+        long switches = 0;
+    };
+    bool round(int round);
+
+    const AdviseContext& c_;
+    const std::function<bool()>& should_stop_;
+    std::string dir_, fs_;
+    dev_t dev_;
+    int mb_, max_scratch_mb_;
+    int tablespaces_ = 0;
+    std::vector<Variant> variants_; // posix_fallocate, write_zeros[, alternation]
+    std::vector<double> fallocate_over_zeros_, alternation_over_fixed_; // per round
+    Measurement m_;
+};
+
+// The directory scratch files go into: `t.dir` with its parent resolved
+// (a tablespace's directory is reached through a symlink in pg_tblspc),
+// created if missing; "" and *why when it cannot be used.
+std::string resolve_target(const AdviseTarget& t, std::string* why, dev_t* dev);
+
+} // namespace uringprobe

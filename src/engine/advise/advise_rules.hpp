@@ -1,0 +1,55 @@
+// The rules of uringprobe_advise(): pure functions from counted facts and
+// measured summaries to advice rows. No clock, no kernel, no file: the
+// same inputs give the same row, so each rule is tested on made-up
+// summaries and the live measurement is left to the benchmark.
+#pragma once
+
+#include "advise/advise.hpp"
+#include "advise/advise_summaries.hpp"
+
+#include <string>
+
+namespace uringprobe {
+
+// Added fork cost below this share of a bare fork counts as acceptable: a
+// bare fork is about a third of a connection's time (report 1's churn
+// cells), so this is under a tenth of a connection. Rings in separate
+// mappings add 1.5-3 times a bare fork at 1000 rings, in one region a few
+// percent: the line falls between with room for a noisy machine.
+constexpr double kForkCostShare = 0.25;
+// file_extend_method: posix_fallocate and write_zeros within this share of
+// each other are no reason to change it (the runs of one filesystem vary
+// by a few percent from round to round).
+constexpr double kExtendMargin = 0.05;
+
+// "high" only with kEnoughRounds rounds and an interval that decides; a
+// measurement of fewer rounds (kFewestRounds: "medium"), or one scaled
+// from a smaller one, is less.
+std::string confidence_of(int rounds, bool decisive, bool scaled);
+
+// A layout's cost per connection against kForkCostShare.
+struct LayoutJudgement {
+    bool adds = false;     // the median share is beyond the line
+    bool decisive = false; // the whole interval is on one side of it
+};
+LayoutJudgement judge_layout(const LayoutFigures& f);
+
+// posix_fallocate / write_zeros against kExtendMargin: `better` is the
+// method to change to ("" to keep); `decisive` whether the interval
+// settles it: beyond the margin for a change, within it for a keep.
+struct ExtendJudgement {
+    std::string better;
+    bool decisive = false;
+};
+ExtendJudgement judge_extend_ratio(const RunSummary& fallocate_over_zeros);
+
+// The rows, one rule each.
+AdviceRow io_method_advice(const AdviseContext& c, const ForkCostSummary& fork);
+AdviceRow ring_layout_advice(const AdviseContext& c, const ForkCostSummary& fork);
+AdviceRow file_extend_method_advice(const AdviseContext& c, const std::string& tablespace,
+                                    const ExtendSummary& s);
+AdviceRow ulimit_n_advice(const AdviseContext& c);
+AdviceRow ulimit_l_advice(const AdviseContext& c);
+AdviceRow budget_advice(const BudgetSummary& b);
+
+} // namespace uringprobe

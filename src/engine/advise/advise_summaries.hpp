@@ -1,0 +1,114 @@
+// What the rules of uringprobe_advise() decide from: plain values, counted
+// (AdviseContext) or measured and summarized (ForkCostSummary,
+// ExtendSummary, BudgetSummary). The measurements fill them in a live
+// process; the tests make them up.
+#pragma once
+
+#include "contract/run_stats.hpp"
+#include "experiments/environment.hpp"
+#include "experiments/extend_experiment.hpp"
+#include "uring/io_uring_caps.hpp"
+#include "uring/pg_ring_plan.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace uringprobe {
+
+// Everything counted, not measured: the server's settings, this process's
+// limits, what the kernel allows.
+struct AdviseContext {
+    std::string process; // "backend" or "bare process"
+    ServerFacts server;
+    std::string file_extend_method; // the server's, "" where it has none
+    int concurrency = 4;            // sessions extending one relation at once
+    unsigned depth = 64;            // entries per ring (io_max_concurrency, a power of two)
+    RingPlan plan;                  // the rings PostgreSQL 18 creates here
+    ProcessLimits limits;
+    bool ring_ok = true; // this process can create a ring
+    int ring_err = 0;    // the errno of io_uring_setup when it cannot
+    bool no_mmap_accepted = false;
+    bool defer_taskrun_accepted = false;
+    MemlockCharge memlock = MemlockCharge::unknown;
+    std::string memlock_detail;
+    std::string kernel_release;
+    std::string io_uring_disabled; // kernel.io_uring_disabled, "" where absent
+
+    bool pg18() const { return server.version_num >= 180000; }
+    // PostgreSQL 16+ grows relations by several blocks at once (a rule to choose).
+    bool extends_by_rule() const { return server.version_num >= 160000; }
+    // This backend holds the server's own rings (they are charged to its
+    // limits and inherited by its forks).
+    bool holds_server_rings() const {
+        return process == "backend" && server.io_method == "io_uring";
+    }
+};
+
+// One ring layout's cost per connection, at the server's ring count.
+struct LayoutFigures {
+    RunSummary fork_us;  // fork + exit p50 with the rings
+    RunSummary added_us; // over a bare fork, scaled to the server's rings
+    RunSummary share;    // added / bare fork
+};
+
+// fork() + exit() of this process with the server's rings, against a bare one.
+struct ForkCostSummary {
+    std::string not_measured; // why no round was measured; "" when one was
+    int rounds = 0;
+    int rings = 0;      // rings measured
+    int plan_rings = 0; // rings the server creates
+    bool scaled = false;
+    std::string why_fewer; // why fewer rings were measured
+    int forks_per_round = 0;
+    RunSummary bare_us;
+    std::optional<LayoutFigures> separate, region;
+    std::string region_refused; // why one region was not measured
+    std::string failed;         // the error that ended the rounds
+
+    const std::optional<LayoutFigures>& layout(bool one_region) const {
+        return one_region ? region : separate;
+    }
+};
+
+// One extension rule's runs on one filesystem.
+struct ExtendFigures {
+    RunSummary seconds;
+    RunSummary us_per_extension;
+    long switches_per_run = 0; // fallocate <-> zeros
+};
+
+// posix_fallocate (mdzeroextend) against write_zeros on one filesystem,
+// `sessions` sessions growing one file, sized by `sizing`; beside them the
+// alternation when sized by lock waiters alone.
+struct ExtendSummary {
+    std::string not_measured; // why no round was measured; "" when one was
+    std::string fs, dir;
+    int sessions = 4;
+    int mb = 64;
+    ExtendSizing sizing = ExtendSizing::waiters_prior;
+    int rounds = 0;
+    ExtendFigures fallocate, zeros;
+    RunSummary fallocate_over_zeros;
+    std::optional<ExtendFigures> alternation;
+    RunSummary alternation_over_fixed;
+    std::string failed;  // the error that ended the rounds
+    int tablespaces = 1; // tablespaces on this filesystem
+};
+
+// What the budget went to.
+struct BudgetSummary {
+    double spent = 0;
+    double budget = 0;
+    std::string note; // how the caller changed the budget, if it did
+    struct Part {
+        std::string account; // Measurement::account()
+        int rounds = 0;
+        bool budget_cut = false;
+        bool failed = false;
+        double estimate = 0; // seconds a round takes
+    };
+    std::vector<Part> parts;
+};
+
+} // namespace uringprobe

@@ -1,0 +1,75 @@
+#include "contract/error.hpp"
+
+#include "uring/io_uring_caps.hpp"
+
+#include <cerrno>
+#include <cstring>
+
+namespace uringprobe {
+
+std::string errno_hint(int err, const std::string& call) {
+    const bool ring_setup = call.find("io_uring_setup") != std::string::npos ||
+                            call.find("io_uring_queue_init") != std::string::npos;
+    // "open /proc/<pid>/maps", "opendir /proc/<pid>/fd": a process view.
+    const bool proc_view = call.find(" /proc/") != std::string::npos;
+    switch (err) {
+    case EPERM:
+        if (ring_setup)
+            return "io_uring is disabled for this process: check the sysctl "
+                   "kernel.io_uring_disabled (and kernel.io_uring_group) and any seccomp filter";
+        return "the operation is not permitted for this user";
+    case EMFILE:
+        return "the process ran out of file descriptors: raise RLIMIT_NOFILE (ulimit -n)";
+    case ENFILE:
+        return "the system ran out of file descriptors: raise fs.file-max";
+    case ENOMEM:
+        if (ring_setup)
+            return ring_memory_hint(ring_memory_charge());
+        return "out of memory";
+    case ENOSYS:
+        return "the kernel does not support io_uring";
+    case EINVAL:
+    case EOPNOTSUPP:
+        if (ring_setup)
+            return "the kernel does not support the requested setup flags";
+        return "the kernel does not support this operation or argument";
+    case ENOSPC:
+        return "the filesystem is full";
+    case EACCES:
+        if (proc_view)
+            return "reading another process's mappings and fds needs ptrace access to it: "
+                   "the process is not dumpable (started with file capabilities, e.g. setcap "
+                   "on the postgres binary, or by a wrapper calling prctl(PR_SET_DUMPABLE, 0)), "
+                   "or a security module denies it";
+        return "permission denied on the path";
+    case EEXIST:
+        if (call.rfind("create ", 0) == 0)
+            return "a file, or a symlink, already has the scratch file's name: something else "
+                   "writes into the scratch directory; nothing was written through it";
+        return "";
+    case ENOENT:
+        if (proc_view)
+            return "the process is not visible in this /proc (mounted with hidepid, or from "
+                   "another pid namespace) or has exited";
+        return "";
+    default:
+        return "";
+    }
+}
+
+SysError::SysError(int err, const std::string& call)
+    : std::system_error(err, std::generic_category(), call), call_(call) {}
+
+const std::string& SysError::hint() const {
+    if (!hinted_) {
+        hint_ = errno_hint(err(), call_);
+        hinted_ = true;
+    }
+    return hint_;
+}
+
+void throw_sys_error(int err, const char* call) {
+    throw SysError(err, call);
+}
+
+} // namespace uringprobe

@@ -1,0 +1,178 @@
+#include "contract/param_table.hpp"
+
+#include <cctype>
+#include <cstdlib>
+
+namespace uringprobe {
+
+std::string Param::option() const {
+    if (!cli.empty())
+        return cli;
+    std::string o = "--" + name;
+    for (char& c : o)
+        if (c == '_')
+            c = '-';
+    return o;
+}
+
+const char* Param::sql_type() const {
+    switch (type) {
+    case ParamType::integer:
+        return "integer";
+    case ParamType::bigint:
+        return "bigint";
+    case ParamType::boolean:
+        return "boolean";
+    default:
+        return "text";
+    }
+}
+
+ParamValue Param::default_value() const {
+    ParamValue v;
+    const std::string d = default_sql;
+    if (d == "NULL")
+        v.null = true;
+    else if (type == ParamType::boolean)
+        v.b = d == "true";
+    else if (type == ParamType::text)
+        v.s = d.size() >= 2 ? d.substr(1, d.size() - 2) : d; // 'quoted'
+    else
+        v.i = std::strtoll(d.c_str(), nullptr, 10);
+    return v;
+}
+
+std::string Param::renamed_text() const {
+    return name + " was renamed " + renamed_to;
+}
+
+std::string Param::range_text(long long max_now) const {
+    return std::string(power_of_two ? "a power of two " : "") + "between " + std::to_string(min) +
+           " and " + std::to_string(max_now) + (cap.empty() ? "" : " (" + cap + ")");
+}
+
+void check_param(const Param& param, long long value, const Caps& caps) {
+    long long hi = param.max;
+    if (!param.cap.empty()) {
+        const auto it = caps.find(param.cap);
+        if (it != caps.end())
+            hi = it->second;
+    }
+    if (value < param.min || value > hi || (param.power_of_two && (value & (value - 1))))
+        throw InvalidArgument(param.name + " must be " + param.range_text(hi) + ", got " +
+                              std::to_string(value));
+}
+
+std::string usage_line(const std::string& option, const std::string& help) {
+    constexpr size_t kHelpColumn = 36, kWidth = 79;
+    std::string out = "    " + option;
+    if (out.size() + 2 > kHelpColumn)
+        out += "\n" + std::string(kHelpColumn, ' ');
+    else
+        out.resize(kHelpColumn, ' ');
+    size_t col = kHelpColumn;
+    size_t start = 0;
+    while (start < help.size()) {
+        size_t end = help.find(' ', start);
+        if (end == std::string::npos)
+            end = help.size();
+        const std::string word = help.substr(start, end - start);
+        if (col > kHelpColumn && col + 1 + word.size() > kWidth) {
+            out += "\n" + std::string(kHelpColumn, ' ');
+            col = kHelpColumn;
+        } else if (col > kHelpColumn) {
+            out += ' ';
+            ++col;
+        }
+        out += word;
+        col += word.size();
+        start = end + 1;
+    }
+    return out + "\n";
+}
+
+std::string usage_lines(const std::vector<Param>& params) {
+    std::string out;
+    for (const Param& p : params) {
+        if (!p.renamed_to.empty())
+            continue; // refused, not offered
+        std::string option = p.option();
+        if (p.type == ParamType::boolean) {
+            out += usage_line(option, p.cli_help.empty() ? p.help : p.cli_help);
+            continue;
+        }
+        if (!p.choices.empty())
+            option += " " + p.choices;
+        else if (p.type == ParamType::text) {
+            std::string metavar = p.name;
+            for (char& c : metavar)
+                c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+            option += " " + metavar;
+        } else
+            option += " N";
+        const ParamValue d = p.default_value();
+        std::string help = p.help;
+        if (!d.null)
+            help += " (" +
+                    (p.type == ParamType::text ? (d.s.empty() ? "none" : d.s) : p.default_sql) +
+                    ")";
+        out += usage_line(option, help);
+    }
+    return out;
+}
+
+namespace {
+Param number_param(ParamType type, const char* name, long long def, long long min, long long max,
+                   const char* help) {
+    Param p;
+    p.name = name;
+    p.type = type;
+    p.default_sql = std::to_string(def);
+    p.min = min;
+    p.max = max;
+    p.help = help;
+    return p;
+}
+} // namespace
+
+Param integer_param(const char* name, long long def, long long min, long long max,
+                    const char* help) {
+    return number_param(ParamType::integer, name, def, min, max, help);
+}
+
+Param bigint_param(const char* name, long long def, long long min, long long max,
+                   const char* help) {
+    return number_param(ParamType::bigint, name, def, min, max, help);
+}
+
+Param boolean_param(const char* name, bool def, const char* help) {
+    Param p;
+    p.name = name;
+    p.type = ParamType::boolean;
+    p.default_sql = def ? "true" : "false";
+    p.help = help;
+    return p;
+}
+
+Param text_param(const char* name, const char* def, const char* choices, const char* help) {
+    Param p;
+    p.name = name;
+    p.type = ParamType::text;
+    p.default_sql = def;
+    p.choices = choices ? choices : "";
+    p.help = help;
+    return p;
+}
+
+Param renamed_param(const char* old_name, ParamType type, const char* new_name) {
+    Param p;
+    p.name = old_name;
+    p.type = type;
+    p.default_sql = "NULL";
+    p.checked = false;
+    p.renamed_to = new_name;
+    p.help = std::string("the old name of ") + new_name + ": refused, naming it";
+    return p;
+}
+
+} // namespace uringprobe

@@ -1,0 +1,171 @@
+// An experiment's parameters as one table: each row says a parameter's
+// name, SQL type, default, range and help, and how it is stored in the
+// experiment's Params struct. From that one table come the struct's
+// defaults, the range checks the engine makes for SQL and the CLI alike,
+// the CLI's options and its usage text, and `uringprobe-cli params`, which
+// a test holds against the install script's declarations.
+#pragma once
+
+#include "contract/params.hpp"
+
+#include <climits>
+#include <map>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace uringprobe {
+
+enum class ParamType { integer, bigint, boolean, text };
+
+// A parameter's value as SQL or the command line gave it.
+struct ParamValue {
+    bool null = false;
+    long long i = 0; // integer, bigint
+    bool b = false;  // boolean
+    std::string s;   // text
+};
+
+// What a parameter is, independent of where it is stored. Made by the
+// builders below, refined by the chained setters.
+struct Param {
+    std::string name; // as SQL names it; the CLI's option is --name-with-dashes
+    ParamType type = ParamType::integer;
+    std::string default_sql;    // as SQL declares it: 128, 'both', false, NULL
+    long long min = 0, max = 0; // numbers: the range the engine checks
+    std::string cap;            // a setting that replaces max in a server, lower or higher
+                                // (max is the setting's default: caps.hpp)
+    bool power_of_two = false;  // numbers: also a power of two
+    bool checked = true;        // numbers: false where the experiment checks the range
+                                // itself (it depends on another parameter)
+    std::string choices;        // text: the names allowed, "a|b|c" (usage and docs)
+    std::string cli;            // the CLI's option where it differs; booleans: the
+                                // option sets the opposite of the default
+    std::string cli_help;       // its help, where it differs
+    std::string help;
+    std::string renamed_to; // an old name kept to refuse: the parameter's name now
+
+    Param& capped_by(const char* setting) {
+        cap = setting;
+        return *this;
+    }
+    Param& powers_of_two() {
+        power_of_two = true;
+        return *this;
+    }
+    Param& range_checked_by_experiment() {
+        checked = false;
+        return *this;
+    }
+    Param& cli_option(const char* option, const char* its_help) {
+        cli = option;
+        cli_help = its_help;
+        return *this;
+    }
+
+    // "--name-with-dashes", or `cli`.
+    std::string option() const;
+    // SQL's type name: integer, bigint, boolean, text.
+    const char* sql_type() const;
+    // The default as a value (NULL, 'text', true/false, a number).
+    ParamValue default_value() const;
+    // "between 1 and 4096 (uringprobe.max_rings)", with `max_now` as max.
+    std::string range_text(long long max_now) const;
+    // For an old name: "backend was renamed loop".
+    std::string renamed_text() const;
+};
+
+// A server's or the CLI's caps: setting name -> value; a setting not
+// given keeps its default (the parameter's max).
+using Caps = std::map<std::string, long long>;
+
+template <typename P> struct ParamRow {
+    Param param;
+    void (*set)(P&, const ParamValue&);
+    long long (*get)(const P&); // numbers: the value checked against the range
+};
+
+template <typename P> using ParamTable = std::vector<ParamRow<P>>;
+
+// Every parameter set to its default.
+template <typename P> void set_defaults(const ParamTable<P>& table, P& p) {
+    for (const auto& row : table)
+        row.set(p, row.param.default_value());
+}
+
+// Sets parameter `name` (InvalidArgument for one the table lacks).
+template <typename P>
+void set_param(const ParamTable<P>& table, P& p, const std::string& name, const ParamValue& v) {
+    for (const auto& row : table)
+        if (name == row.param.name) {
+            row.set(p, v);
+            return;
+        }
+    throw InvalidArgument("unknown parameter '" + name + "'");
+}
+
+// Checks every number against its row's range (and its cap), in table
+// order; InvalidArgument names the first one outside.
+void check_param(const Param& param, long long value, const Caps& caps);
+template <typename P> void check_ranges(const ParamTable<P>& table, const P& p, const Caps& caps) {
+    for (const auto& row : table)
+        if (row.get && row.param.checked)
+            check_param(row.param, row.get(p), caps);
+}
+
+// The rows' Params, for usage text and `uringprobe-cli params`.
+template <typename P> std::vector<Param> params_of(const ParamTable<P>& table) {
+    std::vector<Param> out;
+    for (const auto& row : table)
+        out.push_back(row.param);
+    return out;
+}
+
+// The CLI's usage lines for `params`: "    --rings N  help (128)", the
+// help wrapped to the terminal's 80 columns; and one such line.
+std::string usage_lines(const std::vector<Param>& params);
+std::string usage_line(const std::string& option, const std::string& help);
+
+// Builders for the rows, so that a table reads as a list of declarations.
+Param integer_param(const char* name, long long def, long long min, long long max,
+                    const char* help);
+Param bigint_param(const char* name, long long def, long long min, long long max, const char* help);
+Param boolean_param(const char* name, bool def, const char* help);
+// `def` as SQL writes it ('both', NULL); `choices` "a|b|c" or "" (free text).
+Param text_param(const char* name, const char* def, const char* choices, const char* help);
+
+// The row of a scratch directory parameter `dir` (SQL: NULL for the first
+// allowed), for a Params with `dir` and `dir_given`.
+template <typename P> ParamRow<P> scratch_dir_row(const char* help) {
+    return {text_param("dir", "NULL", "", help),
+            [](P& p, const ParamValue& v) {
+                p.dir = v.s;
+                p.dir_given = !v.null;
+            },
+            nullptr};
+}
+
+// The row of a parameter's old name `old_name`, now `new_name`: declared
+// (SQL: DEFAULT NULL, after the others) so that a call naming it is
+// refused with the new name, never taken.
+Param renamed_param(const char* old_name, ParamType type, const char* new_name);
+template <typename P>
+ParamRow<P> renamed_row(const char* old_name, ParamType type, const char* new_name) {
+    return {renamed_param(old_name, type, new_name), [](P&, const ParamValue&) {}, nullptr};
+}
+
+// The row of a number stored in P's `Field` and checked against the range;
+// of a boolean stored in `Field`.
+template <typename P, auto Field> ParamRow<P> number_row(Param param) {
+    return {std::move(param),
+            [](P& p, const ParamValue& v) {
+                p.*Field = static_cast<std::decay_t<decltype(p.*Field)>>(v.i);
+            },
+            [](const P& p) { return static_cast<long long>(p.*Field); }};
+}
+template <typename P, bool P::*Field> ParamRow<P> boolean_row(Param param) {
+    return {std::move(param), [](P& p, const ParamValue& v) { p.*Field = v.b; }, nullptr};
+}
+
+} // namespace uringprobe

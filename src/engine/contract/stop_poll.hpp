@@ -1,0 +1,54 @@
+// The one stop rule of every experiment: a measured loop calls poll() once
+// per iteration; every kEvery-th call reads the clock, and once kInterval
+// has passed since the caller was last asked, should_stop() is asked. So
+// the check costs a counter in the loop, a stop is seen within about
+// kInterval however many operations one iteration does, and a loop that
+// was interrupted (EINTR: a signal arrived, perhaps the cancel itself)
+// asks at once with poll_now().
+#pragma once
+
+#include "contract/clock.hpp"
+
+#include <cstdint>
+#include <functional>
+
+namespace uringprobe {
+
+class StopPoll {
+public:
+    static constexpr int kEvery = 16;
+    static constexpr std::int64_t kIntervalNs = 2000000; // 2 ms
+
+    explicit StopPoll(const std::function<bool()>& should_stop) : should_stop_(should_stop) {}
+
+    // True once a stop was requested (and from then on).
+    bool poll() {
+        if (stopped_)
+            return true;
+        if (++calls_ < kEvery)
+            return false;
+        calls_ = 0;
+        const std::int64_t now = now_ns();
+        if (now - last_asked_ns_ < kIntervalNs)
+            return false;
+        last_asked_ns_ = now;
+        return stopped_ = should_stop_ && should_stop_();
+    }
+    // Asks now: after EINTR, or where an iteration is long (a fork).
+    bool poll_now() {
+        if (!stopped_) {
+            last_asked_ns_ = now_ns();
+            stopped_ = should_stop_ && should_stop_();
+        }
+        return stopped_;
+    }
+    bool stopped() const { return stopped_; }
+
+private:
+    const std::function<bool()>& should_stop_;
+    int calls_ = kEvery - 1; // the first poll() asks
+    std::int64_t last_asked_ns_ = 0;
+    bool stopped_ = false;
+};
+
+} // namespace uringprobe

@@ -1,0 +1,356 @@
+#include "experiments/completions_experiment.hpp"
+
+#include "contract/clock.hpp"
+#include "contract/error.hpp"
+#include "contract/params.hpp"
+#include "contract/stop_poll.hpp"
+#include "experiments/scratch_file.hpp"
+#include "os/child_process.hpp"
+#include "os/fd.hpp"
+#include "os/io_threads.hpp"
+#include "uring/ring.hpp"
+
+#include <arpa/inet.h>
+#include <cerrno>
+#include <cstring>
+#include <liburing.h>
+#include <memory>
+#include <netinet/in.h>
+#include <optional>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <vector>
+
+namespace uringprobe {
+
+namespace {
+
+constexpr int kMaxDepth = 4096;
+constexpr size_t kReadBytes = 4096;
+constexpr size_t kFileBytes = 1 << 20; // page-cached: read back over and over
+constexpr size_t kDatagramBytes = 64;
+
+const NamedValue kOps[] = {{"nop", int(CompletionOp::nop)},
+                           {"read", int(CompletionOp::read)},
+                           {"recv", int(CompletionOp::recv)}};
+const NamedValue kReapings[] = {{"each", int(Reaping::each)}, {"batch", int(Reaping::batch)}};
+const NamedValue kResubmits[] = {{"each", int(Resubmit::each)}, {"batch", int(Resubmit::batch)}};
+const NamedValue kFlags[] = {{"sqpoll", int(IORING_SETUP_SQPOLL)},
+                             {"single_issuer", int(IORING_SETUP_SINGLE_ISSUER)},
+                             {"defer_taskrun", int(IORING_SETUP_DEFER_TASKRUN)},
+                             {"coop_taskrun", int(IORING_SETUP_COOP_TASKRUN)}};
+
+// A loopback UDP socket, and a child sending datagrams to it as fast as
+// it can (a full receive queue drops them: the sender never blocks).
+struct DatagramSource {
+    Fd socket;
+    std::optional<ChildProcess> sender;
+
+    DatagramSource() {
+        socket = Fd::socket(AF_INET, SOCK_DGRAM, 0);
+        sockaddr_in addr{};
+        addr.sin_family = AF_INET;
+        addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        check_syscall(::bind(socket.get(), reinterpret_cast<sockaddr*>(&addr), sizeof addr),
+                      "bind");
+        socklen_t len = sizeof addr;
+        check_syscall(::getsockname(socket.get(), reinterpret_cast<sockaddr*>(&addr), &len),
+                      "getsockname");
+        sender.emplace([addr] {
+            const int s = ::socket(AF_INET, SOCK_DGRAM, 0);
+            if (s < 0 || ::connect(s, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) < 0)
+                return;
+            char payload[kDatagramBytes];
+            std::memset(payload, 'u', sizeof payload);
+            for (;;)
+                ::send(s, payload, sizeof payload, 0);
+        });
+    }
+};
+
+} // namespace
+
+CompletionOp parse_completion_op(const std::string& name) {
+    return static_cast<CompletionOp>(lookup_name(kOps, "op", name));
+}
+Reaping parse_reaping(const std::string& name) {
+    return static_cast<Reaping>(lookup_name(kReapings, "reaping", name));
+}
+Resubmit parse_resubmit(const std::string& name) {
+    return static_cast<Resubmit>(lookup_name(kResubmits, "resubmit", name));
+}
+
+void check_setup_flags(unsigned flags) {
+    if ((flags & IORING_SETUP_DEFER_TASKRUN) && !(flags & IORING_SETUP_SINGLE_ISSUER))
+        throw InvalidArgument("flags: defer_taskrun requires single_issuer (io_uring_setup(2): "
+                              "deferred task work runs in the one task that submits)");
+    if ((flags & IORING_SETUP_SQPOLL) &&
+        (flags & (IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_COOP_TASKRUN)))
+        throw InvalidArgument(
+            "flags: sqpoll cannot be combined with defer_taskrun or coop_taskrun "
+            "(io_uring_setup(2): task work runs in the SQPOLL thread, so the flags that "
+            "say when the submitting task runs it do not apply)");
+}
+
+unsigned parse_setup_flags(const std::string& list) {
+    unsigned flags = 0;
+    size_t start = 0;
+    while (start <= list.size()) {
+        size_t end = list.find(',', start);
+        if (end == std::string::npos)
+            end = list.size();
+        std::string item = list.substr(start, end - start);
+        item.erase(0, item.find_first_not_of(' '));
+        item.erase(item.find_last_not_of(' ') + 1);
+        if (!item.empty())
+            flags |= static_cast<unsigned>(lookup_name(kFlags, "flags", item));
+        start = end + 1;
+    }
+    return flags;
+}
+
+std::string setup_flags_string(unsigned flags) {
+    std::string out;
+    for (const auto& f : kFlags)
+        if (flags & static_cast<unsigned>(f.value))
+            out += std::string(out.empty() ? "" : ",") + f.name;
+    return out.empty() ? "none" : out;
+}
+
+const ParamTable<CompletionsParams>& completions_params() {
+    using P = CompletionsParams;
+    static const ParamTable<P> table = {
+        {text_param("op", "'nop'", "nop|read|recv",
+                    "no-ops, 4 KiB reads of a page-cached scratch file, or datagram receives"),
+         [](P& p, const ParamValue& v) { p.op = parse_completion_op(v.s); }, nullptr},
+        number_row<P, &P::depth>(integer_param("depth", 32, 1, kMaxDepth, "operations in flight")),
+        {text_param("resubmit", "'each'", "each|batch",
+                    "replace each reaped completion with its own submission, or all those "
+                    "reaped together with one"),
+         [](P& p, const ParamValue& v) { p.resubmit = parse_resubmit(v.s); }, nullptr},
+        {text_param("reaping", "'each'", "each|batch",
+                    "io_uring_cqe_seen per completion, or one io_uring_cq_advance per batch"),
+         [](P& p, const ParamValue& v) { p.reaping = parse_reaping(v.s); }, nullptr},
+        {text_param("flags", "''", "",
+                    "setup flags: a comma-separated list of sqpoll, single_issuer, "
+                    "defer_taskrun, coop_taskrun"),
+         [](P& p, const ParamValue& v) { p.setup_flags = parse_setup_flags(v.s); }, nullptr},
+        number_row<P, &P::completions>(
+            bigint_param("completions", 1000000, 1, 100000000, "completions to reap")),
+        scratch_dir_row<P>("read: the scratch directory for the file"),
+    };
+    return table;
+}
+
+CompletionsParams::CompletionsParams() {
+    set_defaults(completions_params(), *this);
+}
+
+void validate(const CompletionsParams& p, const Caps& caps) {
+    check_ranges(completions_params(), p, caps);
+    check_setup_flags(p.setup_flags);
+}
+
+namespace {
+
+// Sets up the ring and keeps p.depth operations on `fd` in flight until
+// p.completions are reaped or `stop` fires. The ring is drained and gone
+// when this returns.
+void run_ring(const CompletionsParams& p, int target_fd, CompletionsResult& r, StopPoll& stop) {
+    const size_t slot_bytes = p.op == CompletionOp::read ? kReadBytes : kDatagramBytes;
+    std::vector<char> buffers(slot_bytes * static_cast<size_t>(p.depth));
+    std::optional<Ring> ring;
+    try {
+        ring.emplace(static_cast<unsigned>(p.depth), p.setup_flags, 1000);
+    } catch (const SysError& e) {
+        // Refused flags are a row; io_uring refused altogether (a plain
+        // ring fails too: kernel.io_uring_disabled, seccomp) is an error
+        // with its hint.
+        const int err = e.err();
+        if (p.setup_flags == 0 || (err != EINVAL && err != EPERM && err != EOPNOTSUPP))
+            throw;
+        Ring plain(1);
+        r.outcome = Outcome::unsupported("the kernel refuses setup flags " +
+                                         setup_flags_string(p.setup_flags) + " (" +
+                                         std::strerror(err) + ")");
+        r.flags_in_effect = "none";
+        return;
+    }
+    const io_uring_params& params = ring->params();
+    r.flags_in_effect = setup_flags_string(params.flags);
+    std::optional<IoThreadSampler> sq_thread;
+    if (params.flags & IORING_SETUP_SQPOLL)
+        sq_thread.emplace(IoThreadSampler::kSqPoll);
+    // Receives the kernel could not complete by polling go to io-wq
+    // workers (e.g. several on one socket woken by one datagram).
+    IoThreadSampler workers(IoThreadSampler::kWorkers);
+
+    std::vector<int> free_slots;
+    for (int s = p.depth - 1; s >= 0; --s)
+        free_slots.push_back(s);
+    io_uring* ring_p = ring->get();
+
+    // One more operation into the SQ ring (submitted by the next submit()).
+    auto prepare = [&] {
+        io_uring_sqe* sqe = io_uring_get_sqe(ring_p);
+        while (!sqe) { // SQPOLL: its thread has not taken the earlier SQEs yet
+            check_neg_errno(ring->wait_for_sq_room(), "io_uring_enter(IORING_ENTER_SQ_WAIT)");
+            sqe = io_uring_get_sqe(ring_p);
+        }
+        const int slot = free_slots.back();
+        free_slots.pop_back();
+        char* buf = buffers.data() + static_cast<size_t>(slot) * slot_bytes;
+        if (p.op == CompletionOp::nop)
+            io_uring_prep_nop(sqe);
+        else if (p.op == CompletionOp::read)
+            io_uring_prep_read(sqe, target_fd, buf, kReadBytes,
+                               r.submitted % (kFileBytes / kReadBytes) * kReadBytes);
+        else
+            io_uring_prep_recv(sqe, target_fd, buf, kDatagramBytes, 0);
+        sqe->user_data = static_cast<__u64>(slot);
+        ++r.submitted;
+        ring->submitted(1);
+    };
+    // Interrupted while waiting: a stop may be what interrupted it; the
+    // SQEs published are in the kernel's hands either way.
+    auto submit = [&](unsigned wait_nr) {
+        int n = ring->submit_and_wait(wait_nr);
+        while (n == -EINTR)
+            n = ring->submit_and_wait(stop.poll_now() ? 0 : wait_nr);
+        check_neg_errno(n, "io_uring_enter");
+    };
+
+    const UsageMeter usage(RUSAGE_SELF);
+    const UsageMeter submitter(RUSAGE_THREAD);
+    const std::int64_t t0 = now_ns();
+    double in_flight_sum = 0;
+    while (r.submitted < std::min<long>(p.depth, p.completions))
+        prepare();
+    submit(0);
+    while (r.completions < p.completions) {
+        if (stop.poll())
+            break;
+        if (io_uring_cq_ready(ring_p) == 0)
+            submit(1);
+        // Every CQE there now (and any that arrive meanwhile), replaced as
+        // `resubmit` says; no liburing call here enters the kernel.
+        unsigned head, taken = 0;
+        long to_replace = 0;
+        io_uring_cqe* cqe;
+        io_uring_for_each_cqe(ring_p, head, cqe) {
+            in_flight_sum += static_cast<double>(ring->inflight());
+            if (cqe->res < 0)
+                ++r.errors;
+            free_slots.push_back(static_cast<int>(cqe->user_data));
+            ring->completed();
+            ++r.completions;
+            ++taken;
+            if (p.reaping == Reaping::each)
+                io_uring_cqe_seen(ring_p, cqe);
+            if (r.submitted + to_replace >= p.completions)
+                continue;
+            if (p.resubmit == Resubmit::each) {
+                prepare();
+                submit(0);
+            } else {
+                ++to_replace;
+            }
+            if (taken >= static_cast<unsigned>(p.depth))
+                break; // back to the stop poll now and then
+        }
+        if (p.reaping == Reaping::batch)
+            io_uring_cq_advance(ring_p, taken);
+        if (to_replace > 0) {
+            for (long i = 0; i < to_replace; ++i)
+                prepare();
+            submit(0);
+        }
+    }
+    r.seconds = (now_ns() - t0) / 1e9;
+    r.usage = usage.delta();
+    r.submitter = submitter.delta();
+    r.enters = ring->enters();
+    if (r.completions > 0)
+        r.mean_in_flight = in_flight_sum / static_cast<double>(r.completions);
+    if (sq_thread) {
+        sq_thread->sample();
+        r.sqpoll_cpu_ms = sq_thread->cpu_ms();
+    }
+    workers.sample();
+    r.iowq_workers = workers.workers_seen();
+    r.iowq_cpu_ms = workers.cpu_ms();
+}
+
+} // namespace
+
+CompletionsResult run_completions(const CompletionsParams& p,
+                                  const std::vector<std::string>& allowed,
+                                  const std::function<bool()>& should_stop) {
+    CompletionsResult r;
+    r.params = p;
+
+    // What the operations work on, before the ring: the ring goes first.
+    std::optional<ScratchDir> dir;
+    std::optional<ScratchFile> file;
+    std::optional<DatagramSource> datagrams;
+    if (p.op == CompletionOp::read) {
+        dir.emplace(p.dir, allowed);
+        dir->remove_stale_files();
+        file.emplace(*dir);
+        std::vector<char> content(kFileBytes, 'r');
+        for (size_t done = 0; done < content.size();)
+            done += static_cast<size_t>(
+                check_syscall(::pwrite(file->fd(), content.data() + done, content.size() - done,
+                                       static_cast<off_t>(done)),
+                              "pwrite"));
+    } else if (p.op == CompletionOp::recv) {
+        datagrams.emplace();
+    }
+    const int target_fd = file ? file->fd() : datagrams ? datagrams->socket.get() : -1;
+
+    const long sq_threads_before = count_io_threads(IoThreadSampler::kSqPoll);
+    const long workers_before = count_io_threads(IoThreadSampler::kWorkers);
+    StopPoll stop(should_stop);
+    run_ring(p, target_fd, r, stop);
+    // An SQPOLL thread and io-wq workers outlive their ring for a moment:
+    // wait for them, so the caller finds the process as it was.
+    if (p.setup_flags & IORING_SETUP_SQPOLL)
+        wait_for_io_threads(IoThreadSampler::kSqPoll, sq_threads_before, 2000);
+    if (r.iowq_workers > 0)
+        wait_for_io_threads(IoThreadSampler::kWorkers, workers_before, 2000);
+    if (stop.stopped())
+        r.outcome = Outcome::stopped();
+    return r;
+}
+
+Table completions_table(const CompletionsResult& r) {
+    const CompletionsParams& p = r.params;
+    Table t = experiment_table({"op", "depth", "resubmit", "reaping", "flags_requested",
+                                "flags_in_effect", "ns_per_completion", "mean_in_flight",
+                                "completions_per_enter", "enters", "submitter_ns_per_completion",
+                                "sqpoll_ns_per_completion", "sqpoll_cpu_ms", "iowq_workers",
+                                "iowq_cpu_ms", "errors"});
+    const std::string op = name_of(kOps, int(p.op));
+    const std::string resubmit = name_of(kResubmits, int(p.resubmit));
+    const std::string reaping = name_of(kReapings, int(p.reaping));
+    const auto completions = static_cast<double>(r.completions);
+    const bool measured = r.outcome.is_ok() || r.outcome.is_stopped();
+    add_row(t,
+            {"completions", op + "/" + resubmit + "/" + reaping, r.outcome, r.completions,
+             r.seconds, nullptr, r.usage},
+            {Value::text(op), Value::integer(p.depth), Value::text(resubmit), Value::text(reaping),
+             Value::text(setup_flags_string(p.setup_flags)), Value::text(r.flags_in_effect),
+             ratio(r.seconds * 1e9, completions),
+             measured && r.completions > 0 ? Value::real(r.mean_in_flight) : Value::null(),
+             ratio(completions, static_cast<double>(r.enters)),
+             measured ? Value::integer(r.enters) : Value::null(),
+             ratio((r.submitter.user_ms + r.submitter.sys_ms) * 1e6, completions),
+             r.sqpoll_cpu_ms < 0 ? Value::null() : ratio(r.sqpoll_cpu_ms * 1e6, completions),
+             r.sqpoll_cpu_ms < 0 ? Value::null() : Value::real(r.sqpoll_cpu_ms),
+             measured ? Value::integer(r.iowq_workers) : Value::null(),
+             measured ? Value::real(r.iowq_cpu_ms) : Value::null(), Value::integer(r.errors)});
+    return t;
+}
+
+} // namespace uringprobe

@@ -1,0 +1,161 @@
+#include "experiments/environment.hpp"
+
+#include "contract/error.hpp"
+#include "os/system_info.hpp"
+#include "uring/io_uring_caps.hpp"
+
+#include <cstring>
+
+namespace uringprobe {
+
+namespace {
+
+std::string limit_text(unsigned long long v) {
+    return v == ~0ULL ? "unlimited" : std::to_string(v);
+}
+
+std::string errno_text(int err) {
+    return err ? std::string(strerrorname_np(err) ? strerrorname_np(err) : "errno") + " (" +
+                     std::strerror(err) + ")"
+               : "";
+}
+
+const char* io_uring_disabled_meaning(const std::string& v) {
+    if (v == "0")
+        return "io_uring is enabled for all processes";
+    if (v == "1")
+        return "io_uring is limited to members of kernel.io_uring_group and CAP_SYS_ADMIN";
+    if (v == "2")
+        return "io_uring is disabled for everyone";
+    return "the sysctl does not exist on this kernel (io_uring is not restricted by it)";
+}
+
+std::string memlock_name(MemlockCharge m) {
+    switch (m) {
+    case MemlockCharge::charged:
+        return "charged";
+    case MemlockCharge::not_charged:
+        return "not charged";
+    case MemlockCharge::exempt:
+        return "exempt";
+    default:
+        return "unknown";
+    }
+}
+
+} // namespace
+
+std::vector<EnvironmentRow> probe_environment(const EnvironmentRequest& req) {
+    std::vector<EnvironmentRow> rows;
+    auto add = [&rows](std::string name, std::string value, std::string detail = "") {
+        rows.push_back({std::move(name), std::move(value), std::move(detail)});
+    };
+    const ServerFacts& srv = req.server;
+    const bool pg18 = srv.version_num >= 180000;
+    validate(srv.settings);
+    const unsigned entries =
+        pg18 && srv.settings.io_max_concurrency > 0 ? srv.settings.io_max_concurrency : 64;
+
+    add("process", req.process);
+    add("kernel.release", kernel_release());
+    const std::string disabled = read_first_line("/proc/sys/kernel/io_uring_disabled");
+    add("kernel.io_uring_disabled", disabled.empty() ? "absent" : disabled,
+        io_uring_disabled_meaning(disabled));
+
+    const IoUringCaps caps = probe_io_uring(entries);
+    if (caps.ring_ok) {
+        add("io_uring.ring_setup", "ok",
+            "this process created a ring of " + std::to_string(entries) + " entries");
+    } else {
+        add("io_uring.ring_setup", "failed: " + errno_text(caps.ring_err),
+            errno_hint(caps.ring_err, "io_uring_setup"));
+    }
+    add("liburing.compiled", liburing_compiled_version(), "headers this module was built with");
+    std::string lib_path;
+    add("liburing.loaded", liburing_loaded_version(&lib_path), lib_path);
+    if (caps.ring_ok) {
+        std::string names;
+        for (const auto& n : caps.feature_names)
+            names += (names.empty() ? "" : " ") + n;
+        char hex[16];
+        snprintf(hex, sizeof hex, "0x%x", caps.features);
+        add("io_uring.features", hex, names);
+        for (const auto& f : caps.setup_flags)
+            add("io_uring.setup." + f.name, f.ok ? "accepted" : "rejected: " + errno_text(f.err),
+                f.ok ? "" : f.detail);
+        for (const auto& o : caps.opcodes)
+            add("io_uring.op." + o.name, o.ok ? "supported" : "unsupported", o.ok ? "" : o.detail);
+        add("io_uring.op.POLL_ADD.multishot",
+            caps.poll_multishot.ok
+                ? "supported"
+                : (caps.poll_multishot.err ? "rejected: " + errno_text(caps.poll_multishot.err)
+                                           : "unsupported"),
+            caps.poll_multishot.detail);
+        add("io_uring.memlock", memlock_name(caps.memlock), caps.memlock_detail);
+        add("io_uring.ring_bytes.mmap", std::to_string(caps.mmap_ring_bytes),
+            std::to_string(caps.mmap_ring_mappings) + " mappings for a ring of " +
+                std::to_string(entries) + " entries");
+        add("io_uring.ring_bytes.region", std::to_string(caps.region_ring_bytes),
+            caps.region_detail);
+    }
+
+    const ProcessLimits lim = current_limits();
+    add("rlimit.nofile", limit_text(lim.nofile_soft),
+        "soft limit of this process; " + std::to_string(lim.open_fds) + " open now");
+    add("rlimit.memlock", limit_text(lim.memlock_soft), "soft limit of this process, in bytes");
+
+    if (srv.version_num == 0) {
+        add("server", "none",
+            "bare process: pass server settings to predict a PostgreSQL 18 server");
+    } else {
+        add("server.version", srv.version);
+    }
+    const char* na = "not applicable";
+    if (!pg18) {
+        const char* why =
+            srv.version_num ? "PostgreSQL before 18 has no asynchronous I/O" : "no server";
+        for (const char* n :
+             {"server.io_method", "server.max_connections", "server.io_max_concurrency",
+              "pg18.io_uring.rings", "pg18.io_uring.layout", "pg18.io_uring.mappings",
+              "pg18.io_uring.ring_memory", "pg18.io_uring.fds", "pg18.io_uring.verdict"})
+            add(n, na, why);
+    } else {
+        const Pg18Settings& s = srv.settings;
+        add("server.io_method", srv.io_method);
+        add("server.max_connections", std::to_string(s.max_connections));
+        add("server.io_max_concurrency", std::to_string(s.io_max_concurrency), "entries per ring");
+        const RingPlan plan = plan_pg18_rings(s, caps, lim);
+        add("pg18.io_uring.rings", std::to_string(plan.rings), plan.rings_formula);
+        add("pg18.io_uring.layout", plan.one_region ? "one region" : "separate", plan.layout);
+        add("pg18.io_uring.mappings", std::to_string(plan.rings * plan.mappings_per_ring),
+            plan.one_region ? "ring memory lives in shared memory: no per-ring mappings"
+                            : "mapped into the postmaster and inherited by every backend it forks");
+        add("pg18.io_uring.ring_memory", std::to_string(plan.ring_bytes),
+            std::to_string(plan.bytes_per_ring) + " bytes per ring; charged to RLIMIT_MEMLOCK: " +
+                std::to_string(plan.locked_bytes) + " bytes, per user");
+        add("pg18.io_uring.fds", std::to_string(plan.fds_needed),
+            "ring fds held by the postmaster; with max_files_per_process: " +
+                std::to_string(plan.fds_recommended));
+        const bool running = req.process == "backend" && srv.io_method == "io_uring";
+        add("pg18.io_uring.verdict", plan.verdict,
+            (running ? "this server runs io_uring now; " : "for io_method=io_uring: ") +
+                plan.verdict_detail);
+    }
+
+    if (!srv.data_directory.empty())
+        add("fs.data_directory", filesystem_type(srv.data_directory), srv.data_directory);
+    for (const auto& dir : req.scratch_dirs)
+        add("fs.scratch", filesystem_type(dir), dir);
+    add("clock.source", clock_source(), "timings use CLOCK_MONOTONIC");
+    return rows;
+}
+
+Table environment_table(const std::vector<EnvironmentRow>& rows) {
+    Table t;
+    t.columns = {"name", "value", "detail"};
+    for (const auto& r : rows)
+        t.rows.push_back({Value::text(r.name), Value::text(r.value), Value::text(r.detail)});
+    return t;
+}
+
+} // namespace uringprobe

@@ -1,0 +1,127 @@
+#include "os/process_snapshot.hpp"
+#include "os/dir.hpp"
+
+#include "contract/error.hpp"
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <dirent.h>
+#include <fstream>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+namespace uringprobe {
+
+namespace {
+
+std::ifstream open_proc(pid_t pid, const char* file) {
+    const std::string path = "/proc/" + std::to_string(pid) + "/" + file;
+    std::ifstream in(path);
+    if (!in)
+        throw SysError(errno ? errno : ENOENT, "open " + path);
+    return in;
+}
+
+void read_maps(pid_t pid, ProcessSnapshot& s) {
+    auto in = open_proc(pid, "maps");
+    std::string line;
+    while (std::getline(in, line)) {
+        ++s.mappings;
+        if (line.find("anon_inode:[io_uring]") != std::string::npos)
+            ++s.io_uring_mappings;
+    }
+}
+
+void read_status(pid_t pid, ProcessSnapshot& s) {
+    auto in = open_proc(pid, "status");
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.rfind("VmPTE:", 0) == 0)
+            s.vm_pte_kb = std::atol(line.c_str() + 6);
+        else if (line.rfind("VmRSS:", 0) == 0)
+            s.vm_rss_kb = std::atol(line.c_str() + 6);
+    }
+}
+
+void read_stat(pid_t pid, ProcessSnapshot& s) {
+    const ProcStat st = read_proc_stat("/proc/" + std::to_string(pid) + "/stat");
+    s.user_ms = st.user_ms;
+    s.sys_ms = st.sys_ms;
+}
+
+void read_fds(pid_t pid, ProcessSnapshot& s) {
+    const std::string dir = "/proc/" + std::to_string(pid) + "/fd";
+    Dir d = Dir::open(dir);
+    char target[64];
+    while (dirent* e = d.next()) {
+        if (e->d_name[0] == '.')
+            continue;
+        if (pid == getpid() && std::atoi(e->d_name) == d.fd())
+            continue;
+        ++s.open_fds;
+        const std::string link = dir + "/" + e->d_name;
+        const ssize_t len = readlink(link.c_str(), target, sizeof target - 1);
+        if (len > 0) {
+            target[len] = '\0';
+            if (std::strcmp(target, "anon_inode:[io_uring]") == 0)
+                ++s.io_uring_fds;
+        }
+    }
+}
+
+} // namespace
+
+// Fields 14 (utime), 15 (stime) and 22 (starttime) of a stat file, counted
+// after the parenthesised command name (which may hold spaces).
+ProcStat read_proc_stat(const std::string& path) {
+    std::ifstream in(path);
+    if (!in)
+        throw SysError(errno ? errno : ENOENT, "open " + path);
+    std::string stat;
+    std::getline(in, stat);
+    const auto close = stat.rfind(')');
+    if (close == std::string::npos || close + 2 >= stat.size())
+        throw SysError(EINVAL, "parse " + path);
+    std::vector<unsigned long long> fields; // fields[0] is field 3 (state)
+    const char* p = stat.c_str() + close + 2;
+    while (*p) {
+        const char* next = std::strchr(p, ' ');
+        fields.push_back(std::strtoull(p, nullptr, 10));
+        if (!next)
+            break;
+        p = next + 1;
+    }
+    if (fields.size() < 20)
+        throw SysError(EINVAL, "parse " + path);
+    const double ticks = static_cast<double>(sysconf(_SC_CLK_TCK));
+    ProcStat r;
+    r.user_ms = fields[14 - 3] * 1000.0 / ticks;
+    r.sys_ms = fields[15 - 3] * 1000.0 / ticks;
+    r.start_ticks = fields[22 - 3];
+    return r;
+}
+
+ProcessSnapshot snapshot_process(pid_t pid) {
+    ProcessSnapshot s;
+    s.pid = pid;
+    read_maps(pid, s);
+    read_status(pid, s);
+    read_stat(pid, s);
+    read_fds(pid, s);
+    return s;
+}
+
+Table process_table(const std::string& which, const ProcessSnapshot& s) {
+    Table t;
+    t.columns = {"process",  "pid",      "mappings", "io_uring_mappings", "io_uring_fds",
+                 "open_fds", "vmpte_kb", "vmrss_kb", "user_ms",           "sys_ms"};
+    t.rows.push_back({Value::text(which), Value::integer(s.pid), Value::integer(s.mappings),
+                      Value::integer(s.io_uring_mappings), Value::integer(s.io_uring_fds),
+                      Value::integer(s.open_fds), Value::integer(s.vm_pte_kb),
+                      Value::integer(s.vm_rss_kb), Value::real(s.user_ms), Value::real(s.sys_ms)});
+    return t;
+}
+
+} // namespace uringprobe

@@ -1,0 +1,41 @@
+// A process seen through /proc: its mappings (all, and io_uring rings), its
+// page-table and resident size, its io_uring fds and its CPU time so far.
+#pragma once
+
+#include "contract/table.hpp"
+
+#include <string>
+
+#include <sys/types.h>
+
+namespace uringprobe {
+
+struct ProcessSnapshot {
+    pid_t pid = 0;
+    long mappings = 0;
+    long io_uring_mappings = 0;
+    long io_uring_fds = 0;
+    long open_fds = 0;
+    long vm_pte_kb = 0;
+    long vm_rss_kb = 0;
+    double user_ms = 0;
+    double sys_ms = 0;
+};
+
+// The CPU time and start time of a process or thread, from its stat file
+// (/proc/<pid>/stat or /proc/<pid>/task/<tid>/stat); throws SysError.
+struct ProcStat {
+    double user_ms = 0;
+    double sys_ms = 0;
+    unsigned long long start_ticks = 0; // since boot, in clock ticks
+};
+ProcStat read_proc_stat(const std::string& path);
+
+// Throws SysError when the process cannot be read (gone, or not ours).
+ProcessSnapshot snapshot_process(pid_t pid);
+
+// One row: process (e.g. "postmaster"), pid, mappings, io_uring_mappings,
+// io_uring_fds, open_fds, vmpte_kb, vmrss_kb, user_ms, sys_ms.
+Table process_table(const std::string& which, const ProcessSnapshot& s);
+
+} // namespace uringprobe

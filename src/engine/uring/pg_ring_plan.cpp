@@ -1,0 +1,118 @@
+#include "uring/pg_ring_plan.hpp"
+
+#include "contract/error.hpp"
+#include "contract/number_text.hpp"
+#include "contract/params.hpp"
+#include "os/process_snapshot.hpp"
+
+#include <string>
+#include <sys/resource.h>
+#include <unistd.h>
+
+namespace uringprobe {
+
+namespace {
+// PostgreSQL 18: MaxBackends = max_connections + autovacuum_worker_slots +
+// max_worker_processes + max_wal_senders + NUM_SPECIAL_WORKER_PROCS (2); rings
+// = MaxBackends + NUM_AUXILIARY_PROCS (6 + MAX_IO_WORKERS) - MAX_IO_WORKERS.
+constexpr int kSpecialWorkerProcs = 2;
+constexpr int kAuxiliaryProcsWithoutIoWorkers = 6;
+
+} // namespace
+
+void validate(const Pg18Settings& s) {
+    // PostgreSQL 18's own ranges for these settings.
+    check_range("max_connections", s.max_connections, 1, 262143);
+    check_range("autovacuum_worker_slots", s.autovacuum_worker_slots, 1, 262143);
+    check_range("max_worker_processes", s.max_worker_processes, 0, 262143);
+    check_range("max_wal_senders", s.max_wal_senders, 0, 262143);
+    check_range("io_max_concurrency", s.io_max_concurrency, 1, 1024);
+    check_range("max_files_per_process", s.max_files_per_process, 64, 2147483647);
+}
+
+ProcessLimits current_limits() {
+    ProcessLimits lim;
+    rlimit r{};
+    if (getrlimit(RLIMIT_NOFILE, &r) == 0)
+        lim.nofile_soft = r.rlim_cur == RLIM_INFINITY ? ~0ULL : r.rlim_cur;
+    if (getrlimit(RLIMIT_MEMLOCK, &r) == 0)
+        lim.memlock_soft = r.rlim_cur == RLIM_INFINITY ? ~0ULL : r.rlim_cur;
+    // Rings this process already holds (a backend of a server running
+    // io_method=io_uring inherits them all) are what the plan counts.
+    const ProcessSnapshot self = snapshot_process(getpid());
+    lim.open_fds = static_cast<int>(self.open_fds - self.io_uring_fds);
+    return lim;
+}
+
+RingPlan plan_pg18_rings(const Pg18Settings& s, const IoUringCaps& caps, const ProcessLimits& lim) {
+    RingPlan p;
+    p.rings = s.max_connections + s.autovacuum_worker_slots + s.max_worker_processes +
+              s.max_wal_senders + kSpecialWorkerProcs + kAuxiliaryProcsWithoutIoWorkers;
+    p.rings_formula = "max_connections " + std::to_string(s.max_connections) +
+                      " + autovacuum_worker_slots " + std::to_string(s.autovacuum_worker_slots) +
+                      " + max_worker_processes " + std::to_string(s.max_worker_processes) +
+                      " + max_wal_senders " + std::to_string(s.max_wal_senders) +
+                      " + 2 special workers + 6 auxiliary processes";
+    const bool no_mmap_ok = [&] {
+        for (const auto& f : caps.setup_flags)
+            if (f.name == "NO_MMAP")
+                return f.ok;
+        return false;
+    }();
+    p.one_region = s.built_with_queue_init_mem && no_mmap_ok && caps.region_ring_bytes > 0;
+    if (p.one_region) {
+        p.bytes_per_ring = caps.region_ring_bytes;
+        p.layout = "one shared-memory region for all rings (io_uring_queue_init_mem, NO_MMAP)";
+    } else {
+        p.bytes_per_ring = caps.mmap_ring_bytes;
+        p.mappings_per_ring = caps.mmap_ring_mappings;
+        p.layout = "separate: " + std::to_string(caps.mmap_ring_mappings) +
+                   " kernel mappings per ring, " +
+                   std::to_string(p.rings * caps.mmap_ring_mappings) +
+                   " in the postmaster and every backend";
+        if (!s.built_with_queue_init_mem)
+            p.layout += " (server built without io_uring_queue_init_mem)";
+        else if (!no_mmap_ok)
+            p.layout += " (kernel refuses IORING_SETUP_NO_MMAP)";
+    }
+    p.ring_bytes = p.bytes_per_ring * static_cast<size_t>(p.rings);
+    p.locked_bytes = caps.memlock == MemlockCharge::charged ? p.ring_bytes : 0;
+    p.fds_needed = p.rings;
+    p.fds_recommended = p.rings + s.max_files_per_process;
+
+    if (!caps.ring_ok) {
+        p.verdict = "fails";
+        p.verdict_detail = "this process cannot create an io_uring ring at all";
+        return p;
+    }
+    const unsigned long long fds_at_start = static_cast<unsigned long long>(p.rings) + lim.open_fds;
+    p.emfile = fds_at_start > lim.nofile_soft;
+    p.enomem = caps.memlock == MemlockCharge::charged && p.locked_bytes > lim.memlock_soft;
+    p.fd_headroom_short = !p.emfile && p.fds_recommended > static_cast<long long>(lim.nofile_soft);
+    std::string why;
+    if (p.emfile)
+        why += "EMFILE: " + std::to_string(p.rings) + " ring fds + ~" +
+               std::to_string(lim.open_fds) + " open exceed RLIMIT_NOFILE " +
+               std::to_string(lim.nofile_soft) + " (raise ulimit -n to at least " +
+               std::to_string(p.fds_recommended) + "); ";
+    if (p.enomem)
+        why += "ENOMEM: " + mib_text(p.locked_bytes) + " of ring memory exceeds RLIMIT_MEMLOCK " +
+               mib_text(lim.memlock_soft) + " (raise ulimit -l); ";
+    if (p.emfile || p.enomem) {
+        p.verdict = "fails";
+        p.verdict_detail =
+            "the server will not start with io_method=io_uring: " + why.substr(0, why.size() - 2);
+    } else if (p.fd_headroom_short) {
+        p.verdict = "starts, short of file descriptors";
+        p.verdict_detail = "rings + max_files_per_process = " + std::to_string(p.fds_recommended) +
+                           " > RLIMIT_NOFILE " + std::to_string(lim.nofile_soft) +
+                           ": backends get fewer safe file descriptors";
+    } else {
+        p.verdict = "ok";
+        p.verdict_detail = std::to_string(p.rings) + " rings, " + mib_text(p.ring_bytes) +
+                           " of ring memory, within RLIMIT_NOFILE and RLIMIT_MEMLOCK";
+    }
+    return p;
+}
+
+} // namespace uringprobe

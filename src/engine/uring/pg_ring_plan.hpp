@@ -1,0 +1,57 @@
+// What PostgreSQL 18's io_method=io_uring sets up in the postmaster: one ring
+// per process that may do I/O, created before any backend exists, and
+// inherited by every forked child. Computed from the server's settings and
+// the probed kernel, then compared with the process limits.
+#pragma once
+
+#include "uring/io_uring_caps.hpp"
+
+#include <cstddef>
+#include <string>
+
+namespace uringprobe {
+
+struct Pg18Settings {
+    int max_connections = 100;
+    int autovacuum_worker_slots = 16;
+    int max_worker_processes = 8;
+    int max_wal_senders = 10;
+    int io_max_concurrency = 64;
+    int max_files_per_process = 1000;
+    // The server was built with io_uring_queue_init_mem (liburing 2.5 on;
+    // 2.7 and later size the rings right).
+    bool built_with_queue_init_mem = false;
+};
+
+struct RingPlan {
+    int rings = 0;
+    std::string rings_formula;
+    bool one_region = false; // all rings in one shared-memory region (NO_MMAP)
+    std::string layout;
+    size_t bytes_per_ring = 0;
+    size_t ring_bytes = 0;     // all rings together
+    int mappings_per_ring = 0; // separate layout: mappings in every process
+    size_t locked_bytes = 0;   // charged to RLIMIT_MEMLOCK (0 if not charged)
+    int fds_needed = 0;        // ring fds held by the postmaster
+    int fds_recommended = 0;   // rings + max_files_per_process
+    // Verdict against the limits.
+    bool emfile = false;
+    bool enomem = false;
+    bool fd_headroom_short = false;
+    std::string verdict;
+    std::string verdict_detail;
+};
+
+struct ProcessLimits {
+    unsigned long long nofile_soft = 0;
+    unsigned long long memlock_soft = 0; // RLIM_INFINITY as ~0ULL
+    int open_fds = 0;                    // already open in this process
+};
+
+// Throws InvalidArgument naming the setting and PostgreSQL's allowed range.
+void validate(const Pg18Settings& s);
+
+ProcessLimits current_limits();
+RingPlan plan_pg18_rings(const Pg18Settings& s, const IoUringCaps& caps, const ProcessLimits& lim);
+
+} // namespace uringprobe

@@ -1,0 +1,155 @@
+#include "uring/ring.hpp"
+
+#include "contract/error.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdint>
+#include <stdexcept>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <utility>
+
+namespace uringprobe {
+
+size_t page_round(size_t n) {
+    const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+    return (n + page - 1) / page * page;
+}
+
+Ring::Ring(unsigned entries, unsigned flags, unsigned sq_thread_idle_ms) {
+    params_.flags = flags;
+    params_.sq_thread_idle = sq_thread_idle_ms;
+    check_neg_errno(io_uring_queue_init_params(entries, &ring_, &params_), "io_uring_queue_init");
+    layout_ = Layout::liburing;
+    fd_ = ring_.ring_fd;
+}
+
+Ring Ring::in_region(unsigned entries, void* sqes, void* rings) {
+    constexpr unsigned kSetupNoMmap = 1U << 14; // IORING_SETUP_NO_MMAP
+    Ring r;
+    r.params_.flags = kSetupNoMmap;
+    const auto sqes_addr = reinterpret_cast<std::uint64_t>(sqes);
+    const auto rings_addr = reinterpret_cast<std::uint64_t>(rings);
+#ifdef IORING_SETUP_NO_MMAP
+    r.params_.sq_off.user_addr = sqes_addr;
+    r.params_.cq_off.user_addr = rings_addr;
+#else // liburing headers older than the kernel: the same field, unnamed
+    r.params_.sq_off.resv2 = sqes_addr;
+    r.params_.cq_off.resv2 = rings_addr;
+#endif
+    const long fd = syscall(__NR_io_uring_setup, entries, &r.params_);
+    if (fd < 0)
+        throw SysError(errno, "io_uring_setup(IORING_SETUP_NO_MMAP)");
+    r.fd_ = static_cast<int>(fd);
+    r.layout_ = Layout::raw_region;
+    return r;
+}
+
+#ifdef URINGPROBE_HAVE_QUEUE_INIT_MEM
+Ring Ring::in_memory(unsigned entries, void* mem, size_t bytes, size_t* used) {
+    Ring r;
+    const int ret = io_uring_queue_init_mem(entries, &r.ring_, &r.params_, mem, bytes);
+    check_neg_errno(ret, "io_uring_queue_init_mem");
+    *used = static_cast<size_t>(ret);
+    r.layout_ = Layout::liburing;
+    r.fd_ = r.ring_.ring_fd;
+    return r;
+}
+#endif
+
+Ring::Ring(Ring&& other) noexcept
+    : layout_(std::exchange(other.layout_, Layout::gone)), ring_(other.ring_),
+      params_(other.params_), fd_(std::exchange(other.fd_, -1)),
+      inflight_(std::exchange(other.inflight_, 0)), enters_(other.enters_) {}
+
+Ring::~Ring() {
+    switch (layout_) {
+    case Layout::liburing:
+        drain();
+        io_uring_queue_exit(&ring_);
+        break;
+    case Layout::raw_region:
+        ::close(fd_);
+        break;
+    case Layout::gone:
+        break;
+    }
+}
+
+io_uring* Ring::get() {
+    if (layout_ != Layout::liburing)
+        throw std::logic_error("this ring was set up without liburing: it has no io_uring handle");
+    return &ring_;
+}
+
+// Cancel whatever is still in flight and reap it, for at most a second
+// without progress (the kernel cancels the rest when the ring closes).
+void Ring::drain() {
+    if (inflight_ <= 0)
+        return;
+    if (io_uring_sqe* sqe = io_uring_get_sqe(&ring_)) {
+        io_uring_prep_cancel(sqe, nullptr, IORING_ASYNC_CANCEL_ANY | IORING_ASYNC_CANCEL_ALL);
+        sqe->user_data = ~0ULL;
+        io_uring_submit(&ring_);
+    }
+    __kernel_timespec ts{1, 0};
+    while (inflight_ > 0) {
+        io_uring_cqe* cqe = nullptr;
+        if (io_uring_wait_cqe_timeout(&ring_, &cqe, &ts) != 0)
+            break;
+        if (cqe->user_data != ~0ULL && !(cqe->flags & IORING_CQE_F_MORE))
+            --inflight_;
+        io_uring_cqe_seen(&ring_, cqe);
+    }
+}
+
+int Ring::submit_and_wait(unsigned wait_nr) {
+    io_uring* r = get();
+    const bool sqpoll = r->flags & IORING_SETUP_SQPOLL;
+    io_uring_sq& sq = r->sq;
+    // Publish the prepared SQEs: the kernel reads up to the tail (an SQPOLL
+    // thread concurrently, hence the release store).
+    const unsigned tail = sq.sqe_tail;
+    if (sq.sqe_head != tail) {
+        sq.sqe_head = tail;
+        if (sqpoll)
+            io_uring_smp_store_release(sq.ktail, tail);
+        else
+            IO_URING_WRITE_ONCE(*sq.ktail, tail);
+    }
+    const unsigned to_submit = tail - IO_URING_READ_ONCE(*sq.khead);
+    unsigned flags = wait_nr ? IORING_ENTER_GETEVENTS : 0;
+    bool enter = wait_nr > 0 || (!sqpoll && to_submit > 0);
+    if (sqpoll && to_submit > 0) {
+        // The tail store must be visible before the thread's flag is read.
+        io_uring_smp_mb();
+        if (IO_URING_READ_ONCE(*sq.kflags) & IORING_SQ_NEED_WAKEUP) {
+            flags |= IORING_ENTER_SQ_WAKEUP;
+            enter = true;
+        }
+    }
+    if (!enter)
+        return static_cast<int>(to_submit);
+    ++enters_;
+    return io_uring_enter(static_cast<unsigned>(r->ring_fd), to_submit, wait_nr, flags, nullptr);
+}
+
+int Ring::wait_for_sq_room() {
+    ++enters_;
+    return io_uring_enter(static_cast<unsigned>(get()->ring_fd), 0, 0, IORING_ENTER_SQ_WAIT,
+                          nullptr);
+}
+
+size_t Ring::mapped_bytes() const {
+    const size_t sqes = page_round(params_.sq_entries * sizeof(io_uring_sqe));
+    if (params_.features & IORING_FEAT_SINGLE_MMAP)
+        return page_round(std::max(ring_.sq.ring_sz, ring_.cq.ring_sz)) + sqes;
+    return page_round(ring_.sq.ring_sz) + page_round(ring_.cq.ring_sz) + sqes;
+}
+
+int Ring::mapping_count() const {
+    return (params_.features & IORING_FEAT_SINGLE_MMAP) ? 2 : 3;
+}
+
+} // namespace uringprobe
