@@ -7,6 +7,7 @@
 #include "../engine/experiments/events_experiment.hpp"
 #include "../engine/experiments/extend_experiment.hpp"
 #include "../engine/experiments/rings_experiment.hpp"
+#include "../engine/uring/ring.hpp"
 
 #include <cerrno>
 #include <cmath>
@@ -285,11 +286,10 @@ bool server_option(const std::string& opt, Args& args, up::ServerFacts& srv, boo
 
 // A server built against the liburing this CLI was built with.
 void server_defaults(up::ServerFacts& srv) {
-#ifndef IO_URING_VERSION_MAJOR
-    srv.settings.built_with_queue_init_mem = false;
+#ifdef URINGPROBE_HAVE_QUEUE_INIT_MEM
+    srv.settings.built_with_queue_init_mem = true;
 #else
-    srv.settings.built_with_queue_init_mem =
-        IO_URING_VERSION_MAJOR > 2 || IO_URING_VERSION_MINOR >= 5;
+    srv.settings.built_with_queue_init_mem = false;
 #endif
     srv.io_method = "io_uring";
 }

@@ -37,12 +37,13 @@ ServerFacts server_facts(const ServerSettingTexts& t) {
     srv.version = t.version ? t.version : PG_VERSION;
     srv.io_method = t.io_method ? t.io_method : "";
     Pg18Settings& s = srv.settings;
-    s.max_connections = to_int(t.max_connections, 100);
-    s.autovacuum_worker_slots = to_int(t.autovacuum_worker_slots, 16);
-    s.max_worker_processes = to_int(t.max_worker_processes, 8);
-    s.max_wal_senders = to_int(t.max_wal_senders, 10);
-    s.io_max_concurrency = to_int(t.io_max_concurrency, 64);
-    s.max_files_per_process = to_int(t.max_files_per_process, 1000);
+    const Pg18Settings d; // PostgreSQL 18's defaults, for a setting the server lacks
+    s.max_connections = to_int(t.max_connections, d.max_connections);
+    s.autovacuum_worker_slots = to_int(t.autovacuum_worker_slots, d.autovacuum_worker_slots);
+    s.max_worker_processes = to_int(t.max_worker_processes, d.max_worker_processes);
+    s.max_wal_senders = to_int(t.max_wal_senders, d.max_wal_senders);
+    s.io_max_concurrency = to_int(t.io_max_concurrency, d.io_max_concurrency);
+    s.max_files_per_process = to_int(t.max_files_per_process, d.max_files_per_process);
 #ifdef HAVE_IO_URING_QUEUE_INIT_MEM
     s.built_with_queue_init_mem = true;
 #endif
