@@ -34,7 +34,9 @@ use Exporter 'import';
 our @EXPORT_OK = qw(benchmarks benchmark names file_of setting runs_specs profiles profile_settings
   caption_text plot_vars variables docs_mismatches heading cell_key);
 
-# The first line of a TSV file's data, or '' (plots that depend on what ran).
+# The distinct values of a TSV file's column $col (or of columns @$col,
+# joined by '/'), in order, of the rows $where accepts: what a plot's
+# variables take from what ran.
 sub column_values
 {
 	my ($file, $col, $where) = @_;
