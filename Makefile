@@ -20,7 +20,7 @@ REGRESS = environment rings extend completions events advise error_of bad_input_
 
 ENGINE_OBJS = $(patsubst %.cpp,%.o,$(wildcard src/engine/*/*.cpp))
 PG_OBJS = $(patsubst %.cpp,%.o,$(wildcard src/pg/*.cpp))
-CLI_OBJS = src/cli/main.o
+CLI_OBJS = $(patsubst %.cpp,%.o,$(wildcard src/cli/*.cpp))
 OBJS = $(ENGINE_OBJS) $(PG_OBJS)
 SHLIB_LINK = -luring -ldl -lstdc++
 EXTRA_CLEAN = uringprobe-cli $(CLI_OBJS)

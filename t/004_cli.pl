@@ -3,6 +3,7 @@ use strict;
 use warnings;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use Cwd qw(getcwd);
 use Uringprobe::Cluster;
 
 my $scratch = PostgreSQL::Test::Utils::tempdir;
@@ -64,17 +65,30 @@ for my $server (servers())
 	like((grep { /^file_extend_method/ } @arows)[0], qr/\t\S+ at \S*\Q$scratch\E, 2 sessions growing one \d+ MB file|not measured: the budget/,
 		"$server->{name}: advise measures in the directory given");
 	is(scalar(scratch_files($scratch)), 0, "$server->{name}: advise left no file");
+	# --tablespace is repeatable, each given a row of its own, a relative
+	# one made absolute, a missing one named; so is --scratch-dir.
+	($out, $err) = run_command([ $cli, 'advise', '--format', 'tsv', '--budget', '0.01', '--tablespace', $scratch,
+		'--tablespace', 'no-such-tablespace' ]);
+	my @settings = map { (split /\t/)[1] } grep { /^file_extend_method/ } split /\n/, $out;
+	my $abs = $scratch =~ m{^/} ? $scratch : getcwd() . "/$scratch";
+	is_deeply(\@settings, [ "file_extend_method ($abs)", 'file_extend_method (' . getcwd() . '/no-such-tablespace)' ],
+		"$server->{name}: advise: a row for each --tablespace, in order, absolute");
+	like($out, qr/not measured: \Q@{[getcwd()]}\E\/no-such-tablespace: No such file or directory/,
+		"$server->{name}: advise: a missing tablespace says why");
+	($out, $err) = run_command([ $cli, 'environment', '--format', 'tsv', '--scratch-dir', $scratch, '--scratch-dir', '/no-such-dir' ]);
+	is(join(' | ', map { (split /\t/)[2] } grep { /^fs\.scratch\t/ } split /\n/, $out), "$scratch | /no-such-dir",
+		"$server->{name}: environment: a row for each --scratch-dir");
 
 	for my $bad (
 		[ [ 'advise', '--budget', '0' ], qr/budget must be positive, got 0\.000 s/ ],
 		[ [ 'advise', '--budget', '3601' ], qr/budget 3601 s exceeds the most uringprobe-cli allows \(3600 s\)/ ],
 		[ [ 'advise', '--budget', 'soon' ], qr/--budget must be a number of seconds, got 'soon'/ ],
 		[ [ 'advise', '--concurrency', '0' ], qr/concurrency must be between 1 and 64, got 0/ ],
-		[ [ 'advise', '--server-version', '14' ], qr/--server-version must be a PostgreSQL major version from 15, got 14/ ],
-		[ [ 'advise', '--file-extend-method', 'zeros' ], qr/--file-extend-method must be posix_fallocate or write_zeros, got 'zeros'/ ],
+		[ [ 'advise', '--server-version', '14' ], qr/server_version must be between 15 and 99, got 14/ ],
+		[ [ 'advise', '--file-extend-method', 'zeros' ], qr/file_extend_method must be posix_fallocate or write_zeros, got 'zeros'/ ],
 		[ [ 'environment', '--max-connections', '0' ], qr/max_connections must be between 1 and 262143, got 0/ ],
 		[ [ 'environment', '--io-max-concurrency', 'x' ], qr/--io-max-concurrency must be an integer, got 'x'/ ],
-		[ [ 'environment', '--io-method', 'aio' ], qr/--io-method must be sync, worker or io_uring/ ],
+		[ [ 'environment', '--io-method', 'aio' ], qr/io_method must be sync, worker or io_uring, got 'aio'/ ],
 		[ [ 'env' ], qr/env was renamed environment/ ],
 		[ [ 'environment', '--bogus' ], qr/unknown option '--bogus'/ ],
 		[ ['extend'], qr/extend needs --dir DIR/ ],

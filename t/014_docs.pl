@@ -113,14 +113,27 @@ for my $line (split /\n/, $installed)
 			  . "WHERE attrelid = '$1'::regclass AND attnum > 0 ORDER BY attnum");
 		@out = map { [ split /\|/ ] } split /\n/, $attrs;
 	}
-	# an experiment's parameter table, as the engine has it, is what the
-	# install script declares
-	if (my $command = { map { ("uringprobe_$_" => $_) } qw(rings extend completions events) }->{$name})
+	# a command's parameter tables, as the engine has them: the rows the
+	# SQL function takes (column sql: yes) are what the install script
+	# declares; the environment's settings default to the server's own
+	# in SQL (NULL), to PostgreSQL 18's on the command line, so there
+	# names and types only
+	if (my $command = { map { ("uringprobe_$_" => $_) } qw(rings extend completions events advise environment) }->{$name})
 	{
 		my ($tsv) = run_command([ "$server->{bindir}/uringprobe-cli", 'params', $command, '--format', 'tsv' ]);
-		my @table = map { [ (split /\t/)[ 1 .. 3 ] ] } grep { !/^command\t/ } split /\n/, $tsv;
-		is_deeply(\@table, \@in, "$name: the engine's parameter table (uringprobe-cli params $command) is the install script's")
+		my @rows = map { [ split /\t/ ] } grep { !/^command\t/ } split /\n/, $tsv;
+		my $fields = $command eq 'environment' ? [ 1, 2 ] : [ 1 .. 3 ];
+		my @table = map { [ @$_[@$fields] ] } grep { $_->[9] eq 'yes' } @rows;
+		# an interval's default as the server prints it ('20 seconds' -> '00:00:20')
+		$_->[2] = $node->safe_psql('postgres', "SELECT quote_literal($_->[2]::interval)")
+		  for grep { @$_ > 2 && $_->[1] eq 'interval' } @table;
+		is_deeply(\@table, [ map { [ @$_[ map { $_ - 1 } @$fields ] ] } @in ],
+			"$name: the engine's parameter table (uringprobe-cli params $command) is the install script's")
 		  or diag("engine: " . join(', ', map { "@$_" } @table));
+		my @cli_only = grep { $_->[9] eq 'no' } @rows;
+		ok(!grep({ $_->[7] !~ /^--[a-z-]+$/ } @rows), "$name: every parameter is an option of uringprobe-cli $command");
+		ok($command =~ /^(advise|environment)$/ ? @cli_only > 0 : !@cli_only,
+			"$name: options of the command line only: " . join(' ', map { $_->[7] } @cli_only));
 	}
 	is_deeply($d->{params}, \@in, "$name: parameters, types and defaults as documented")
 	  or diag('installed: ' . join(', ', map { "@$_" } @in));

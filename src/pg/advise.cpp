@@ -17,7 +17,6 @@ extern "C" {
 #include "storage/fd.h"
 #include "storage/proc.h"
 #include "utils/acl.h"
-#include "utils/timestamp.h"
 }
 
 // storage/fd.h before PostgreSQL 18, common/file_utils.h since.
@@ -75,18 +74,6 @@ Datum uringprobe_advise(PG_FUNCTION_ARGS);
 }
 
 Datum uringprobe_advise(PG_FUNCTION_ARGS) {
-    if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
-        ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-                        errmsg("uringprobe_advise: budget and concurrency must not be NULL")));
-    const Interval* budget = PG_GETARG_INTERVAL_P(0);
-#ifdef INTERVAL_NOT_FINITE
-    if (INTERVAL_NOT_FINITE(budget))
-        ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-                        errmsg("budget must be a finite interval")));
-#endif
-    const double budget_seconds = budget->time / 1e6 + budget->day * double(SECS_PER_DAY) +
-                                  budget->month * double(DAYS_PER_MONTH) * SECS_PER_DAY;
-    const int concurrency = PG_GETARG_INT32(1);
     const uringprobe::pg::ServerSettingTexts settings = uringprobe::pg::read_server_settings();
     const char* file_extend_method = uringprobe::pg::setting_copy("file_extend_method");
     const int statement_timeout_ms = StatementTimeout;
@@ -96,47 +83,38 @@ Datum uringprobe_advise(PG_FUNCTION_ARGS) {
     const int max_scratch_mb = uringprobe::pg::max_scratch_mb_setting;
     TablespaceText* tablespaces = nullptr;
     const int ntablespaces = read_tablespaces(&tablespaces);
-    const uint32 wait_event = uringprobe::pg::experiment_wait_event();
 
-    uringprobe::pg::ResultRows out;
-    bool stopped = false;
-    pgstat_report_wait_start(wait_event);
-    uringprobe::pg::run_guarded([&] {
-        uringprobe::AdviseRequest req;
-        req.process = "backend";
-        req.server = uringprobe::pg::server_facts(settings);
-        req.file_extend_method = file_extend_method ? file_extend_method : "";
-        req.budget_seconds = budget_seconds;
-        req.max_budget_seconds = max_budget;
-        req.budget_cap_name = uringprobe::kMaxAdviseSeconds.name;
-        req.concurrency = concurrency;
-        req.max_rings = max_rings;
-        req.max_scratch_mb = max_scratch_mb;
-        if (!may_write)
-            req.cannot_write = "the caller lacks pg_write_server_files, which writing scratch "
-                               "files into a tablespace needs";
-        for (int i = 0; i < ntablespaces; ++i)
-            req.targets.push_back({tablespaces[i].name, tablespaces[i].temp_dir, ""});
-        uringprobe::validate(req);
-        // A statement_timeout shorter than twice the budget could cancel
-        // the call before it answers: the rounds end in half of it, room
-        // for a round that takes longer than its estimate.
-        const double timeout = statement_timeout_ms / 1000.0;
-        if (timeout > 0 && req.budget_seconds > 0.5 * timeout) {
-            char note[128];
-            std::snprintf(note, sizeof note,
-                          "lowered from %.1f s to %.2f s, half of statement_timeout",
-                          req.budget_seconds, 0.5 * timeout);
-            req.budget_note = note;
-            req.budget_seconds = 0.5 * timeout;
-        }
-        const uringprobe::AdviseResult r = uringprobe::advise(req, uringprobe::pg::stop_requested);
-        stopped = r.outcome.is_stopped();
-        uringprobe::pg::copy_table(uringprobe::advise_table(r), &out);
-    });
-    pgstat_report_wait_end();
-    if (stopped)
-        CHECK_FOR_INTERRUPTS();
-    uringprobe::pg::emit_rows(fcinfo, out);
-    return (Datum)0;
+    return uringprobe::pg::run_experiment(
+        fcinfo, "uringprobe_advise", uringprobe::advise_params,
+        [&](uringprobe::AdviseRequest& req, bool& stopped) {
+            req.process = "backend";
+            req.server = uringprobe::pg::server_facts(settings);
+            req.file_extend_method = file_extend_method ? file_extend_method : "";
+            req.max_budget_seconds = max_budget;
+            req.budget_cap_name = uringprobe::kMaxAdviseSeconds.name;
+            req.max_rings = max_rings;
+            req.max_scratch_mb = max_scratch_mb;
+            if (!may_write)
+                req.cannot_write = "the caller lacks pg_write_server_files, which writing "
+                                   "scratch files into a tablespace needs";
+            for (int i = 0; i < ntablespaces; ++i)
+                req.targets.push_back({tablespaces[i].name, tablespaces[i].temp_dir, ""});
+            uringprobe::validate(req);
+            // A statement_timeout shorter than twice the budget could cancel
+            // the call before it answers: the rounds end in half of it, room
+            // for a round that takes longer than its estimate.
+            const double timeout = statement_timeout_ms / 1000.0;
+            if (timeout > 0 && req.budget_seconds > 0.5 * timeout) {
+                char note[128];
+                std::snprintf(note, sizeof note,
+                              "lowered from %.1f s to %.2f s, half of statement_timeout",
+                              req.budget_seconds, 0.5 * timeout);
+                req.budget_note = note;
+                req.budget_seconds = 0.5 * timeout;
+            }
+            const uringprobe::AdviseResult r =
+                uringprobe::advise(req, uringprobe::pg::stop_requested);
+            stopped = r.outcome.is_stopped();
+            return uringprobe::advise_table(r);
+        });
 }

@@ -2,6 +2,10 @@
 
 #include <string>
 
+extern "C" {
+#include "utils/timestamp.h"
+}
+
 namespace uringprobe::pg {
 
 void copy_shape(const std::vector<Param>& params, SqlArgShape* out) {
@@ -11,10 +15,12 @@ void copy_shape(const std::vector<Param>& params, SqlArgShape* out) {
     out->nullable = static_cast<bool*>(palloc_guarded(sizeof(bool) * n));
     out->renamed_to = static_cast<char**>(palloc_guarded(sizeof(char*) * n));
     out->renamed_text = static_cast<char**>(palloc_guarded(sizeof(char*) * n));
+    out->names = static_cast<char**>(palloc_guarded(sizeof(char*) * n));
     std::string nullable_names;
     int nullable_count = 0;
     for (int i = 0; i < n; ++i) {
         out->types[i] = params[i].type;
+        out->names[i] = pstrdup_guarded(params[i].name);
         out->nullable[i] = params[i].default_sql == "NULL";
         const bool renamed = !params[i].renamed_to.empty();
         out->renamed_to[i] = renamed ? pstrdup_guarded(params[i].renamed_to) : nullptr;
@@ -28,6 +34,24 @@ void copy_shape(const std::vector<Param>& params, SqlArgShape* out) {
         pstrdup_guarded(nullable_count == 1 ? "only " + nullable_names + " may be NULL"
                                             : std::string("arguments must not be NULL"));
 }
+
+namespace {
+
+// An interval as seconds (a month is 30 days, a day 24 hours, as
+// PostgreSQL's own arithmetic counts them); an infinite one is an ERROR.
+double interval_seconds(const Interval* v, const char* name) {
+#ifdef INTERVAL_NOT_FINITE
+    if (INTERVAL_NOT_FINITE(v))
+        ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                        errmsg("%s must be a finite interval", name)));
+#else
+    (void)name;
+#endif
+    return v->time / 1e6 + v->day * double(SECS_PER_DAY) +
+           v->month * double(DAYS_PER_MONTH) * SECS_PER_DAY;
+}
+
+} // namespace
 
 SqlArg* read_sql_args(FunctionCallInfo fcinfo, const SqlArgShape& shape, const char* function) {
     if (PG_NARGS() != shape.nargs)
@@ -62,6 +86,9 @@ SqlArg* read_sql_args(FunctionCallInfo fcinfo, const SqlArgShape& shape, const c
             break;
         case ParamType::text:
             a.s = text_to_cstring(PG_GETARG_TEXT_PP(i));
+            break;
+        case ParamType::seconds:
+            a.seconds = interval_seconds(PG_GETARG_INTERVAL_P(i), shape.names[i]);
             break;
         }
     }

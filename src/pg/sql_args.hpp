@@ -19,6 +19,7 @@ struct SqlArg {
     int64 i;
     bool b;
     const char* s;
+    double seconds; // an interval
 };
 
 // What reading needs of a table, in plain storage.
@@ -29,6 +30,7 @@ struct SqlArgShape {
     char* null_message = nullptr;  // "only dir may be NULL" or "arguments must not be NULL"
     char** renamed_to = nullptr;   // per argument: its name now, for an old name; else null
     char** renamed_text = nullptr; // "backend was renamed loop", for an old name
+    char** names = nullptr;
 };
 
 // Inside run_guarded(): the shape of `params`.
@@ -36,7 +38,8 @@ void copy_shape(const std::vector<Param>& params, SqlArgShape* out);
 
 // Outside run_guarded(): every argument, by `shape`; a NULL where the
 // table allows none is ERROR 22004 naming the function, an old name given
-// ERROR 22023 with the name now as the hint.
+// ERROR 22023 with the name now as the hint, an infinite interval ERROR
+// 22023.
 SqlArg* read_sql_args(FunctionCallInfo fcinfo, const SqlArgShape& shape, const char* function);
 
 // Inside run_guarded(): the arguments set into `p` through `table`.
@@ -46,6 +49,7 @@ template <typename P> void set_from_args(const ParamTable<P>& table, const SqlAr
         v.null = args[i].null;
         v.i = args[i].i;
         v.b = args[i].b;
+        v.seconds = args[i].seconds;
         if (args[i].s)
             v.s = args[i].s;
         table[i].set(p, v);

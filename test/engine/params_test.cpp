@@ -119,3 +119,58 @@ TEST(ParamTable, ARenamedParameterIsRefusedNotOffered) {
     set_param(table, p, "backend", ParamValue{true, 0, false, ""});
     EXPECT_EQ(p.loop, "epoll");
 }
+
+// The server's settings, advise and environment as tables too: what SQL
+// takes and what only the command line does, an interval as seconds, a
+// repeatable option, PostgreSQL 18's own ranges.
+#include "advise/advise.hpp"
+#include "experiments/environment.hpp"
+
+TEST(ParamTable, AdviseAndEnvironmentTables) {
+    const auto& budget = advise_params().front().param;
+    EXPECT_EQ(budget.name, "budget");
+    EXPECT_STREQ(budget.sql_type(), "interval");
+    EXPECT_EQ(budget.default_sql, "'20 seconds'");
+    EXPECT_EQ(budget.default_value().seconds, 20);
+    EXPECT_EQ(AdviseRequest{}.budget_seconds, 20); // the table's default is the struct's
+    EXPECT_EQ(AdviseRequest{}.concurrency, 4);
+    for (const auto& row : advise_params())
+        EXPECT_TRUE(row.param.in_sql) << row.param.name;
+    for (const auto& row : advise_cli_params())
+        EXPECT_FALSE(row.param.in_sql) << row.param.name;
+
+    AdviseRequest r;
+    ParamValue v;
+    v.i = 16;
+    set_param(advise_cli_params(), r, "server_version", v);
+    EXPECT_EQ(r.server.version_num, 160000);
+    v.s = "/a";
+    set_param(advise_cli_params(), r, "tablespace", v);
+    v.s = "/b";
+    set_param(advise_cli_params(), r, "tablespace", v);
+    ASSERT_EQ(r.targets.size(), 2u); // repeatable: each adds one
+    EXPECT_EQ(r.targets[1].dir, "/b");
+    v.s = "zeros";
+    EXPECT_THROW(set_param(advise_cli_params(), r, "file_extend_method", v), InvalidArgument);
+    v.s = "aio";
+    EnvironmentRequest e;
+    EXPECT_THROW(set_param(environment_params(), e, "io_method", v), InvalidArgument);
+
+    const std::string usage = usage_lines(params_of(advise_cli_params()));
+    EXPECT_NE(usage.find("--tablespace DIR"), std::string::npos) << usage;
+    EXPECT_NE(usage.find("(repeatable)"), std::string::npos) << usage;
+    EXPECT_NE(usage_lines(params_of(advise_params())).find("--budget SECONDS"), std::string::npos);
+
+    const auto env = cli_only_rows(pg18_settings_params(), {"max_connections"});
+    EXPECT_TRUE(env.front().param.in_sql);
+    EXPECT_FALSE(env.back().param.in_sql);
+
+    Pg18Settings s;
+    s.io_max_concurrency = 1025;
+    try {
+        validate(s);
+        FAIL() << "no exception";
+    } catch (const InvalidArgument& e) {
+        EXPECT_STREQ(e.what(), "io_max_concurrency must be between 1 and 1024, got 1025");
+    }
+}

@@ -8,7 +8,6 @@
 #include "contract/clock.hpp"
 #include "contract/error.hpp"
 #include "contract/number_text.hpp"
-#include "contract/params.hpp"
 #include "os/system_info.hpp"
 #include "uring/io_uring_caps.hpp"
 #include "uring/ring.hpp"
@@ -104,6 +103,54 @@ BudgetSummary budget_summary(const AdviseRequest& req, double spent,
 
 } // namespace
 
+const ParamTable<AdviseRequest>& advise_params() {
+    using R = AdviseRequest;
+    static const ParamTable<R> table = {
+        {seconds_param("budget", 20, "time for all runs, more than 0")
+             .capped_by(kMaxAdviseSeconds.name),
+         [](R& r, const ParamValue& v) { r.budget_seconds = v.seconds; }, nullptr},
+        number_row<R, &R::concurrency>(
+            integer_param("concurrency", 4, 1, 64, "sessions extending one relation at once")),
+    };
+    return table;
+}
+
+AdviseRequest::AdviseRequest() {
+    set_defaults(advise_params(), *this);
+}
+
+const ParamTable<AdviseRequest>& advise_cli_params() {
+    using R = AdviseRequest;
+    static const ParamTable<R> table = {
+        {integer_param("server_version", 18, 15, 99, "PostgreSQL major version").cli_only(),
+         [](R& r, const ParamValue& v) { r.server.version_num = static_cast<int>(v.i) * 10000; },
+         [](const R& r) { return static_cast<long long>(r.server.version_num / 10000); }},
+        {text_param("file_extend_method", "'posix_fallocate'", "posix_fallocate|write_zeros",
+                    "its setting (PostgreSQL 18 and later)")
+             .cli_only(),
+         [](R& r, const ParamValue& v) {
+             if (v.s != "posix_fallocate" && v.s != "write_zeros")
+                 throw InvalidArgument("file_extend_method must be posix_fallocate or "
+                                       "write_zeros, got '" +
+                                       v.s + "'");
+             r.file_extend_method = v.s;
+         },
+         nullptr},
+        io_method_row<R>(),
+        data_directory_row<R>("the data directory, or where it will be (must exist)"),
+        {text_param("tablespace", "NULL", "", "a tablespace's directory")
+             .cli_only()
+             .shown_as("DIR")
+             .repeated(),
+         [](R& r, const ParamValue& v) {
+             if (!v.null)
+                 r.targets.push_back({v.s, v.s, ""});
+         },
+         nullptr},
+    };
+    return table;
+}
+
 void validate(const AdviseRequest& req) {
     if (!(req.budget_seconds > 0))
         throw InvalidArgument("budget must be positive, got " + fixed(req.budget_seconds, 3) +
@@ -113,7 +160,7 @@ void validate(const AdviseRequest& req) {
             "budget " + fixed(req.budget_seconds, 0) + " s exceeds " +
             (req.budget_cap_name.empty() ? std::string("the cap") : req.budget_cap_name) + " (" +
             fixed(req.max_budget_seconds, 0) + " s)");
-    check_range("concurrency", req.concurrency, 1, 64);
+    check_ranges(advise_params(), req, {});
 }
 
 AdviseResult advise(const AdviseRequest& req, const std::function<bool()>& should_stop) {

@@ -44,6 +44,7 @@ struct AdviseTarget {
 };
 
 struct AdviseRequest {
+    AdviseRequest();     // budget and concurrency: advise_params()'s defaults
     std::string process; // "backend" or "bare process"
     // version_num: the server's (the CLI: 180000 unless told); io_method ""
     // before 18.
@@ -51,11 +52,11 @@ struct AdviseRequest {
     // The server's file_extend_method, "" where it has no such setting.
     std::string file_extend_method;
     std::vector<AdviseTarget> targets;
-    double budget_seconds = 20;
+    double budget_seconds = 0;
     double max_budget_seconds = kMaxAdviseSeconds.default_value;
     std::string budget_cap_name;             // the setting that sets max_budget_seconds
     std::string budget_note;                 // how the caller changed the budget, if it did
-    int concurrency = 4;                     // sessions extending one relation at once
+    int concurrency = 0;                     // sessions extending one relation at once
     int max_rings = kMaxRings.default_value; // its cap in a server
     int max_scratch_mb = kMaxScratchMb.default_value; // likewise
     // Why this caller may not write scratch files ("": it may).
@@ -77,6 +78,12 @@ struct AdviseResult {
     std::vector<AdviceRow> rows;
     double seconds = 0;
 };
+
+// uringprobe_advise()'s arguments (budget, concurrency), and the options
+// only the CLI takes, for a server it cannot ask: its major version, its
+// file_extend_method, io_method, data directory and tablespaces.
+const ParamTable<AdviseRequest>& advise_params();
+const ParamTable<AdviseRequest>& advise_cli_params();
 
 // Budget positive and within its cap, concurrency 1..64: InvalidArgument
 // naming the argument otherwise.

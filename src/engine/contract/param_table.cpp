@@ -1,5 +1,7 @@
 #include "contract/param_table.hpp"
 
+#include "contract/number_text.hpp"
+
 #include <cctype>
 #include <cstdlib>
 
@@ -23,6 +25,8 @@ const char* Param::sql_type() const {
         return "bigint";
     case ParamType::boolean:
         return "boolean";
+    case ParamType::seconds:
+        return "interval";
     default:
         return "text";
     }
@@ -37,6 +41,8 @@ ParamValue Param::default_value() const {
         v.b = d == "true";
     else if (type == ParamType::text)
         v.s = d.size() >= 2 ? d.substr(1, d.size() - 2) : d; // 'quoted'
+    else if (type == ParamType::seconds)
+        v.seconds = std::strtod(d.c_str() + (d.empty() ? 0 : 1), nullptr); // '20 seconds'
     else
         v.i = std::strtoll(d.c_str(), nullptr, 10);
     return v;
@@ -103,8 +109,10 @@ std::string usage_lines(const std::vector<Param>& params) {
         }
         if (!p.choices.empty())
             option += " " + p.choices;
+        else if (p.type == ParamType::seconds)
+            option += " SECONDS";
         else if (p.type == ParamType::text) {
-            std::string metavar = p.name;
+            std::string metavar = p.metavar.empty() ? p.name : p.metavar;
             for (char& c : metavar)
                 c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
             option += " " + metavar;
@@ -114,8 +122,12 @@ std::string usage_lines(const std::vector<Param>& params) {
         std::string help = p.help;
         if (!d.null)
             help += " (" +
-                    (p.type == ParamType::text ? (d.s.empty() ? "none" : d.s) : p.default_sql) +
+                    (p.type == ParamType::text      ? (d.s.empty() ? "none" : d.s)
+                     : p.type == ParamType::seconds ? fixed(d.seconds, 0)
+                                                    : p.default_sql) +
                     ")";
+        if (p.repeatable)
+            help += " (repeatable)";
         out += usage_line(option, help);
     }
     return out;
@@ -160,6 +172,16 @@ Param text_param(const char* name, const char* def, const char* choices, const c
     p.type = ParamType::text;
     p.default_sql = def;
     p.choices = choices ? choices : "";
+    p.help = help;
+    return p;
+}
+
+Param seconds_param(const char* name, double def, const char* help) {
+    Param p;
+    p.name = name;
+    p.type = ParamType::seconds;
+    p.default_sql = "'" + fixed(def, 0) + " seconds'";
+    p.checked = false;
     p.help = help;
     return p;
 }

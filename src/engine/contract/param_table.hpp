@@ -17,7 +17,9 @@
 
 namespace uringprobe {
 
-enum class ParamType { integer, bigint, boolean, text };
+// seconds: SQL's interval, a number of seconds (fractions allowed) on the
+// command line.
+enum class ParamType { integer, bigint, boolean, text, seconds };
 
 // A parameter's value as SQL or the command line gave it.
 struct ParamValue {
@@ -25,6 +27,7 @@ struct ParamValue {
     long long i = 0; // integer, bigint
     bool b = false;  // boolean
     std::string s;   // text
+    double seconds = 0;
 };
 
 // What a parameter is, independent of where it is stored. Made by the
@@ -44,7 +47,11 @@ struct Param {
                                 // option sets the opposite of the default
     std::string cli_help;       // its help, where it differs
     std::string help;
-    std::string renamed_to; // an old name kept to refuse: the parameter's name now
+    std::string renamed_to;  // an old name kept to refuse: the parameter's name now
+    std::string metavar;     // text, the CLI: the value's name in the usage ("" NAME)
+    bool repeatable = false; // text, the CLI: each use of the option adds a value
+    bool in_sql = true;      // false: an option of the CLI only (the SQL function reads
+                             // the server's own value)
 
     Param& capped_by(const char* setting) {
         cap = setting;
@@ -58,6 +65,18 @@ struct Param {
         checked = false;
         return *this;
     }
+    Param& shown_as(const char* value_name) {
+        metavar = value_name;
+        return *this;
+    }
+    Param& repeated() {
+        repeatable = true;
+        return *this;
+    }
+    Param& cli_only() {
+        in_sql = false;
+        return *this;
+    }
     Param& cli_option(const char* option, const char* its_help) {
         cli = option;
         cli_help = its_help;
@@ -66,7 +85,7 @@ struct Param {
 
     // "--name-with-dashes", or `cli`.
     std::string option() const;
-    // SQL's type name: integer, bigint, boolean, text.
+    // SQL's type name: integer, bigint, boolean, text, interval.
     const char* sql_type() const;
     // The default as a value (NULL, 'text', true/false, a number).
     ParamValue default_value() const;
@@ -122,6 +141,18 @@ template <typename P> std::vector<Param> params_of(const ParamTable<P>& table) {
     return out;
 }
 
+// `table` as the CLI's own options: every row marked cli_only() except
+// those named in `sql_names` (a SQL function declares them).
+template <typename P>
+ParamTable<P> cli_only_rows(ParamTable<P> table, const std::vector<std::string>& sql_names = {}) {
+    for (auto& row : table) {
+        row.param.in_sql = false;
+        for (const auto& n : sql_names)
+            row.param.in_sql = row.param.in_sql || n == row.param.name;
+    }
+    return table;
+}
+
 // The CLI's usage lines for `params`: "    --rings N  help (128)", the
 // help wrapped to the terminal's 80 columns; and one such line.
 std::string usage_lines(const std::vector<Param>& params);
@@ -134,6 +165,9 @@ Param bigint_param(const char* name, long long def, long long min, long long max
 Param boolean_param(const char* name, bool def, const char* help);
 // `def` as SQL writes it ('both', NULL); `choices` "a|b|c" or "" (free text).
 Param text_param(const char* name, const char* def, const char* choices, const char* help);
+// An interval in SQL, seconds on the command line; `def` in seconds. Its
+// range is the experiment's to check (its cap is a setting in seconds).
+Param seconds_param(const char* name, double def, const char* help);
 
 // The row of a scratch directory parameter `dir` (SQL: NULL for the first
 // allowed), for a Params with `dir` and `dir_given`.

@@ -45,6 +45,31 @@ std::string memlock_name(MemlockCharge m) {
 
 } // namespace
 
+void set_io_method(ServerFacts& srv, const std::string& io_method) {
+    if (io_method != "sync" && io_method != "worker" && io_method != "io_uring")
+        throw InvalidArgument("io_method must be sync, worker or io_uring, got '" + io_method +
+                              "'");
+    srv.io_method = io_method;
+}
+
+const ParamTable<EnvironmentRequest>& environment_params() {
+    using R = EnvironmentRequest;
+    static const ParamTable<R> table = {
+        io_method_row<R>(),
+        data_directory_row<R>("the data directory"),
+        {text_param("scratch_dir", "NULL", "", "a directory to report on")
+             .cli_only()
+             .shown_as("DIR")
+             .repeated(),
+         [](R& r, const ParamValue& v) {
+             if (!v.null)
+                 r.scratch_dirs.push_back(v.s);
+         },
+         nullptr},
+    };
+    return table;
+}
+
 std::vector<EnvironmentRow> probe_environment(const EnvironmentRequest& req) {
     std::vector<EnvironmentRow> rows;
     auto add = [&rows](std::string name, std::string value, std::string detail = "") {

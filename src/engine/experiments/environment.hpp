@@ -25,6 +25,25 @@ struct EnvironmentRequest {
     std::vector<std::string> scratch_dirs;
 };
 
+// Sets srv.io_method: sync, worker or io_uring (InvalidArgument otherwise).
+void set_io_method(ServerFacts& srv, const std::string& io_method);
+
+// The rows a request P with a ServerFacts `server` takes from the command
+// line beside PostgreSQL 18's settings (pg18_settings_params()): the
+// server's io_method, and its data directory.
+template <typename P> ParamRow<P> io_method_row() {
+    return {text_param("io_method", "'io_uring'", "sync|worker|io_uring", "io_method").cli_only(),
+            [](P& p, const ParamValue& v) { set_io_method(p.server, v.s); }, nullptr};
+}
+template <typename P> ParamRow<P> data_directory_row(const char* help) {
+    return {text_param("data_directory", "NULL", "", help).cli_only().shown_as("DIR"),
+            [](P& p, const ParamValue& v) { p.server.data_directory = v.s; }, nullptr};
+}
+
+// The CLI's environment options beside the settings: io_method, the data
+// directory, scratch directories.
+const ParamTable<EnvironmentRequest>& environment_params();
+
 struct EnvironmentRow {
     std::string name;
     std::string value;

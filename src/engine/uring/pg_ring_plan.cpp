@@ -2,8 +2,8 @@
 
 #include "contract/error.hpp"
 #include "contract/number_text.hpp"
-#include "contract/params.hpp"
 #include "os/process_snapshot.hpp"
+#include "uring/ring.hpp"
 
 #include <string>
 #include <sys/resource.h>
@@ -18,16 +18,44 @@ namespace {
 constexpr int kSpecialWorkerProcs = 2;
 constexpr int kAuxiliaryProcsWithoutIoWorkers = 6;
 
+#ifdef URINGPROBE_HAVE_QUEUE_INIT_MEM
+constexpr bool kHaveQueueInitMem = true;
+#else
+constexpr bool kHaveQueueInitMem = false;
+#endif
+
 } // namespace
 
+const ParamTable<Pg18Settings>& pg18_settings_params() {
+    // PostgreSQL 18's own defaults and ranges for these settings.
+    using S = Pg18Settings;
+    const S pg18;
+    static const ParamTable<S> table = {
+        number_row<S, &S::max_connections>(
+            integer_param("max_connections", pg18.max_connections, 1, 262143, "max_connections")),
+        number_row<S, &S::autovacuum_worker_slots>(
+            integer_param("autovacuum_worker_slots", pg18.autovacuum_worker_slots, 1, 262143,
+                          "autovacuum_worker_slots")),
+        number_row<S, &S::max_worker_processes>(integer_param(
+            "max_worker_processes", pg18.max_worker_processes, 0, 262143, "max_worker_processes")),
+        number_row<S, &S::max_wal_senders>(
+            integer_param("max_wal_senders", pg18.max_wal_senders, 0, 262143, "max_wal_senders")),
+        number_row<S, &S::io_max_concurrency>(integer_param(
+            "io_max_concurrency", pg18.io_max_concurrency, 1, 1024, "io_max_concurrency")),
+        number_row<S, &S::max_files_per_process>(
+            integer_param("max_files_per_process", pg18.max_files_per_process, 64, 2147483647,
+                          "max_files_per_process")),
+        boolean_row<S, &S::built_with_queue_init_mem>(
+            boolean_param("queue_init_mem", kHaveQueueInitMem,
+                          "the server's liburing has io_uring_queue_init_mem")
+                .cli_option("--without-queue-init-mem",
+                            "the server's liburing lacks io_uring_queue_init_mem")),
+    };
+    return table;
+}
+
 void validate(const Pg18Settings& s) {
-    // PostgreSQL 18's own ranges for these settings.
-    check_range("max_connections", s.max_connections, 1, 262143);
-    check_range("autovacuum_worker_slots", s.autovacuum_worker_slots, 1, 262143);
-    check_range("max_worker_processes", s.max_worker_processes, 0, 262143);
-    check_range("max_wal_senders", s.max_wal_senders, 0, 262143);
-    check_range("io_max_concurrency", s.io_max_concurrency, 1, 1024);
-    check_range("max_files_per_process", s.max_files_per_process, 64, 2147483647);
+    check_ranges(pg18_settings_params(), s, {});
 }
 
 ProcessLimits current_limits() {

@@ -4,6 +4,7 @@
 // the probed kernel, then compared with the process limits.
 #pragma once
 
+#include "contract/param_table.hpp"
 #include "uring/io_uring_caps.hpp"
 
 #include <cstddef>
@@ -47,6 +48,11 @@ struct ProcessLimits {
     unsigned long long memlock_soft = 0; // RLIM_INFINITY as ~0ULL
     int open_fds = 0;                    // already open in this process
 };
+
+// The settings as a parameter table: PostgreSQL 18's defaults and ranges,
+// the command line's options to predict a server (`uringprobe-cli
+// environment`, `advise`); queue_init_mem defaults to this build's liburing.
+const ParamTable<Pg18Settings>& pg18_settings_params();
 
 // Throws InvalidArgument naming the setting and PostgreSQL's allowed range.
 void validate(const Pg18Settings& s);

@@ -1,0 +1,95 @@
+#include "cli_args.hpp"
+
+#include "cli_usage.hpp"
+#include "contract/error.hpp"
+
+#include <cerrno>
+#include <climits>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <unistd.h>
+
+namespace uringprobe::cli {
+
+void usage_error(const std::string& msg) {
+    std::fprintf(stderr, "uringprobe-cli: %s\n\n%s", msg.c_str(), usage_text().c_str());
+    std::exit(2);
+}
+
+const char* Args::value() {
+    if (i_ + 1 >= argc_)
+        usage_error(opt_ + " needs a value");
+    return argv_[++i_];
+}
+
+void Args::common(const std::string& opt, bool* tsv) {
+    if (opt == "--format") {
+        const std::string f = value();
+        if (f != "table" && f != "tsv")
+            usage_error("--format must be table or tsv, got '" + f + "'");
+        *tsv = f == "tsv";
+    } else if (opt == "-h" || opt == "--help") {
+        std::fputs(usage_text().c_str(), stdout);
+        std::exit(0);
+    } else {
+        usage_error("unknown option '" + opt + "'");
+    }
+}
+
+long long parse_number(const std::string& opt, const char* text, bool bigint) {
+    char* end = nullptr;
+    errno = 0;
+    const long long v = std::strtoll(text, &end, 10);
+    if (errno || end == text || *end || (!bigint && (v < INT32_MIN || v > INT32_MAX)))
+        usage_error(opt + " must be an integer, got '" + text + "'");
+    return v;
+}
+
+int parse_int(const std::string& opt, const char* text) {
+    return static_cast<int>(parse_number(opt, text, false));
+}
+
+double parse_seconds(const std::string& opt, const char* text) {
+    char* end = nullptr;
+    errno = 0;
+    const double v = std::strtod(text, &end);
+    if (errno || end == text || *end || !std::isfinite(v))
+        usage_error(opt + " must be a number of seconds, got '" + text + "'");
+    return v;
+}
+
+std::string absolute_dir(const std::string& dir) {
+    if (dir.empty() || dir[0] == '/')
+        return dir;
+    char cwd[4096];
+    if (!getcwd(cwd, sizeof cwd))
+        throw SysError(errno, "getcwd");
+    return std::string(cwd) + "/" + dir;
+}
+
+ParamValue option_value(const Param& param, const std::string& opt, Args& args) {
+    if (!param.renamed_to.empty()) {
+        Param now = param;
+        now.name = param.renamed_to;
+        now.cli.clear();
+        usage_error(opt + " was renamed " + now.option());
+    }
+    ParamValue v;
+    switch (param.type) {
+    case ParamType::boolean:
+        v.b = !param.default_value().b; // the option turns the default around
+        break;
+    case ParamType::text:
+        v.s = args.value();
+        break;
+    case ParamType::seconds:
+        v.seconds = parse_seconds(opt, args.value());
+        break;
+    default:
+        v.i = parse_number(opt, args.value(), param.type == ParamType::bigint);
+    }
+    return v;
+}
+
+} // namespace uringprobe::cli

@@ -1,0 +1,208 @@
+#include "commands.hpp"
+
+#include "advise/advise.hpp"
+#include "cli_args.hpp"
+#include "cli_output.hpp"
+#include "cli_usage.hpp"
+#include "experiments/completions_experiment.hpp"
+#include "experiments/environment.hpp"
+#include "experiments/events_experiment.hpp"
+#include "experiments/extend_experiment.hpp"
+#include "experiments/rings_experiment.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <string>
+#include <sys/stat.h>
+#include <vector>
+
+namespace uringprobe::cli {
+
+namespace {
+
+// A server given by its settings on the command line: PostgreSQL 18's
+// defaults, io_method=io_uring, built with this CLI's liburing.
+ServerFacts server_defaults() {
+    ServerFacts srv;
+    set_defaults(pg18_settings_params(), srv.settings);
+    set_io_method(srv, "io_uring");
+    return srv;
+}
+
+} // namespace
+
+int cmd_environment(int argc, char** argv) {
+    EnvironmentRequest req;
+    req.process = "bare process";
+    req.server = server_defaults();
+    bool predict = false;
+    bool tsv = false;
+    Args args(argc, argv);
+    while (args.next()) {
+        const std::string opt = args.opt();
+        if (take_option(pg18_settings_params(), opt, args, req.server.settings)) {
+            predict = true;
+        } else if (const Param* p = take_option(environment_params(), opt, args, req)) {
+            predict = predict || p->name == "io_method";
+        } else {
+            args.common(opt, &tsv);
+        }
+    }
+    if (predict) {
+        req.server.version_num = 180000;
+        req.server.version = "PostgreSQL 18 (settings from the command line)";
+    }
+    print_table(environment_table(probe_environment(req)), tsv);
+    return 0;
+}
+
+namespace {
+
+// The data directory's temporary-file directory when it holds a cluster,
+// else the directory itself (created by initdb later).
+AdviseTarget data_directory_target(const std::string& data_directory) {
+    struct stat st {};
+    const bool cluster = ::stat((data_directory + "/base").c_str(), &st) == 0;
+    AdviseTarget t{"data directory", data_directory + (cluster ? "/base/pgsql_tmp" : ""), ""};
+    if (!cluster && ::stat(data_directory.c_str(), &st) != 0)
+        t.unavailable = data_directory + ": " + std::strerror(errno) +
+                        " (create it, or give the directory it will be made in)";
+    return t;
+}
+
+} // namespace
+
+int cmd_advise(int argc, char** argv) {
+    AdviseRequest req;
+    req.process = "bare process";
+    req.server = server_defaults();
+    set_defaults(advise_cli_params(), req);
+    req.max_budget_seconds = kCliMaxBudgetSeconds;
+    req.budget_cap_name = "the most uringprobe-cli allows";
+    bool tsv = false, extend_method_given = false;
+    Args args(argc, argv);
+    while (args.next()) {
+        const std::string opt = args.opt();
+        if (take_option(pg18_settings_params(), opt, args, req.server.settings) ||
+            take_option(advise_params(), opt, args, req))
+            continue;
+        if (const Param* p = take_option(advise_cli_params(), opt, args, req))
+            extend_method_given = extend_method_given || p->name == "file_extend_method";
+        else
+            args.common(opt, &tsv);
+    }
+    check_ranges(advise_cli_params(), req, {});
+    const int major = req.server.version_num / 10000;
+    req.server.version = std::to_string(major) + " (settings from the command line)";
+    if (major < 18) {
+        req.server.io_method.clear();
+        if (extend_method_given)
+            usage_error("--file-extend-method needs --server-version 18 or later");
+        req.file_extend_method.clear();
+    }
+    // The tablespaces given, then the data directory, as absolute paths.
+    std::vector<AdviseTarget> targets;
+    if (!req.server.data_directory.empty()) {
+        req.server.data_directory = absolute_dir(req.server.data_directory);
+        targets.push_back(data_directory_target(req.server.data_directory));
+    }
+    for (const AdviseTarget& given : req.targets) {
+        const std::string dir = absolute_dir(given.dir);
+        AdviseTarget t{dir, dir, ""};
+        struct stat st {};
+        if (::stat(dir.c_str(), &st) != 0)
+            t.unavailable = dir + ": " + std::strerror(errno);
+        targets.push_back(t);
+    }
+    req.targets = targets;
+    validate(req);
+    const AdviseResult r = advise(req, [] { return false; });
+    print_table(advise_table(r), tsv);
+    return 0;
+}
+
+int cmd_rings(int argc, char** argv) {
+    bool tsv = false;
+    const RingsParams p = parse_params(rings_params(), argc, argv, &tsv);
+    validate(p, {});
+    print_table(rings_table(run_rings(p, [] { return false; })), tsv);
+    return 0;
+}
+
+int cmd_extend(int argc, char** argv) {
+    bool tsv = false;
+    ExtendParams p = parse_params<ExtendParams>(
+        extend_params(), argc, argv, &tsv, [](const std::string& opt, Args& args, ExtendParams& q) {
+            if (opt != "--blocks")
+                return false;
+            q.min_blocks = q.max_blocks = parse_int(opt, args.value());
+            return true;
+        });
+    if (p.dir.empty())
+        usage_error("extend needs --dir DIR");
+    p.dir = absolute_dir(p.dir);
+    validate(p, {});
+    print_table(extend_table(run_extend(p, {p.dir}, [] { return false; })), tsv);
+    return 0;
+}
+
+int cmd_completions(int argc, char** argv) {
+    bool tsv = false;
+    CompletionsParams p = parse_params(completions_params(), argc, argv, &tsv);
+    if (p.op == CompletionOp::read && p.dir.empty())
+        usage_error("completions --op read needs --dir DIR");
+    p.dir = absolute_dir(p.dir);
+    validate(p, {});
+    print_table(completions_table(run_completions(p, {p.dir}, [] { return false; })), tsv);
+    return 0;
+}
+
+int cmd_events(int argc, char** argv) {
+    bool tsv = false;
+    const EventsParams p = parse_params(events_params(), argc, argv, &tsv);
+    if (p.loop == "pg_waiteventset")
+        usage_error("loop pg_waiteventset is PostgreSQL's own: only uringprobe_events() in a "
+                    "backend has it");
+    validate(p, {}, "");
+    print_table(events_table(run_events(p, nullptr, [] { return false; })), tsv);
+    return 0;
+}
+
+int cmd_params(int argc, char** argv) {
+    bool tsv = false;
+    std::string only;
+    Args args(argc, argv);
+    while (args.next()) {
+        const std::string opt = args.opt();
+        if (!opt.empty() && opt[0] != '-' && only.empty())
+            only = opt;
+        else
+            args.common(opt, &tsv);
+    }
+    Table t;
+    t.columns = {"command", "name", "type",   "default", "min",
+                 "max",     "cap",  "option", "help",    "sql"};
+    bool found = false;
+    for (const auto& c : command_help()) {
+        if (!only.empty() && only != c.name)
+            continue;
+        found = true;
+        for (const Param& prm : c.params) {
+            const bool number = prm.type == ParamType::integer || prm.type == ParamType::bigint;
+            const auto bound = [&](long long v) {
+                return number ? Value::integer(v) : Value::null();
+            };
+            t.rows.push_back({Value::text(c.name), Value::text(prm.name),
+                              Value::text(prm.sql_type()), Value::text(prm.default_sql),
+                              bound(prm.min), bound(prm.max), Value::text(prm.cap),
+                              Value::text(prm.option()), Value::text(prm.help),
+                              Value::text(prm.in_sql ? "yes" : "no")});
+        }
+    }
+    if (!found)
+        usage_error("params: unknown command '" + only + "'");
+    print_table(t, tsv);
+    return 0;
+}
+
+} // namespace uringprobe::cli
