@@ -5,7 +5,6 @@ use strict;
 use warnings;
 use PostgreSQL::Test::Utils;
 use Test::More;
-use Time::HiRes qw(time);
 use Uringprobe::Cluster;
 
 sub rows
@@ -78,25 +77,12 @@ for my $server (servers())
 	  if $v{no_mmap}{status} eq 'ok';
 
 	# Cancelled mid-run by statement_timeout: the statement stops, and the
-	# backend holds the fds and mappings it held before.
-	my $sql = q{
-		SELECT open_fds, mappings, io_uring_fds FROM uringprobe_backend();
-		SELECT open_fds, mappings, io_uring_fds FROM uringprobe_backend();
-		SET statement_timeout = '700ms';
-		SELECT count(*) FROM uringprobe_rings(rings => 256, forks => 100000);
-		RESET statement_timeout;
-		SELECT open_fds, mappings, io_uring_fds FROM uringprobe_backend();
-	};
-	my $t0 = time;
-	my ($ret, $out, $err) = $node->psql('postgres', $sql);
-	my $elapsed = time - $t0;
-	like($err, qr/canceling statement due to statement timeout/, "$cell: statement_timeout cancels the run");
-	cmp_ok($elapsed, '<', 30, "$cell: the cancelled run stopped (took ${elapsed}s)");
-	my @snap = split /\n/, $out;
-	is($snap[-1], $snap[1], "$cell: fds, mappings and rings after the cancel as before ($snap[1])");
+	# backend holds what it held before.
+	my $took = cancel_leaves_backend_as_was($node, 'uringprobe_rings(rings => 256, forks => 100000)', '700ms', $cell);
+	cmp_ok($took, '<', 30, "$cell: the cancelled run stopped (took ${took}s)");
 
 	# Limits: more rings than RLIMIT_NOFILE allows is refused up front.
-	($ret, $out, $err) = $node->psql('postgres',
+	my ($ret, $out, $err) = $node->psql('postgres',
 		"SET uringprobe.max_rings = 65536; SELECT count(*) FROM uringprobe_rings(rings => 65536, forks => 1)");
 	like($err, qr/rings = 65536 needs 65536 file descriptors, but RLIMIT_NOFILE is \d+/,
 		"$cell: too many rings for RLIMIT_NOFILE is refused, naming the limit");

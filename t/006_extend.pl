@@ -116,20 +116,11 @@ for my $server (@servers)
 
 	# Cancelled by statement_timeout: stops, removes its file, and leaves the
 	# session as it was (fds, io_uring fds, threads) to go on.
-	my $state = "SELECT open_fds || ',' || io_uring_fds || ',' || "
-	  . "(SELECT count(*) FROM pg_ls_dir('/proc/self/task')) FROM uringprobe_backend();";
 	for my $interface (qw(sync io_uring io_uring_async))
 	{
-		my ($ret, $out, $err) = $node->psql('postgres',
-			"$state SET statement_timeout = '300ms'; "
-			  . "SELECT * FROM uringprobe_extend('$big', 'write', '$interface', total_mb => 1024, "
-			  . "write_data => true, sessions => 2); RESET statement_timeout; $state",
-			on_error_stop => 0);
-		like($err, qr/canceling statement due to statement timeout/, "$cell: statement_timeout cancels a $interface run");
-		my ($before, $after) = split /\n/, $out;
-		ok(defined $after && $before eq $after,
-			"$cell: after the cancel the session has the fds, rings and threads it had ($before -> "
-			  . ($after // 'nothing') . ")");
+		cancel_leaves_backend_as_was($node,
+			"uringprobe_extend('$big', 'write', '$interface', total_mb => 1024, write_data => true, sessions => 2)",
+			'300ms', "$cell: a $interface run");
 		is(scalar(files_left()), 0, "$cell: the cancelled $interface run left no scratch file");
 	}
 

@@ -28,8 +28,6 @@ my %loop_since = (
 	uring_multishot_defer => [ 6, 1 ]);
 
 my $scratch = default_scratch_dir();
-# What a backend holds: fds, io_uring fds and mappings, threads, child processes.
-my $state = backend_state_sql();
 
 for my $server (servers())
 {
@@ -124,14 +122,7 @@ for my $server (servers())
 			"uringprobe_events('uring_oneshot', 1, 100000000, 'process')",
 			"uringprobe_events('pg_waiteventset', 1, 100000000, 'process')")
 		{
-			my ($ret, $out, $err) = $node->psql('postgres',
-				"$state; SET statement_timeout = '300ms'; SELECT * FROM $run; RESET statement_timeout; $state;",
-				on_error_stop => 0);
-			like($err, qr/canceling statement due to statement timeout/, "$cell: $run is cancelled");
-			my ($before, $after) = split /\n/, $out;
-			ok(defined $after && $before eq $after,
-				"$cell: $run leaves fds, rings, threads and children as they were ($before -> "
-				  . ($after // 'nothing') . ")");
+			cancel_leaves_backend_as_was($node, $run, '300ms', "$cell: $run");
 		}
 		is(scalar(scratch_files($scratch)), 0, "$cell: no scratch file left");
 		$node->stop;

@@ -10,6 +10,7 @@ use Exporter 'import';
 use File::Basename qw(dirname);
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
+use Test::More ();
 use Time::HiRes ();
 
 # Ctrl-C or a TERM: die, so that END blocks run and PostgreSQL::Test::Cluster
@@ -19,7 +20,7 @@ $SIG{INT} = $SIG{TERM} = sub { die "interrupted by SIG$_[0]\n" };
 our @EXPORT =
   qw(servers io_methods start_cluster postmaster_pid io_uring_fds io_uring_mappings environment
   scratch_filesystems scratch_files query_row default_scratch_dir backend_state_sql hard_limit
-  set_soft_limits long_runs start_long_run children_of);
+  set_soft_limits long_runs start_long_run children_of cancel_leaves_backend_as_was tiny_bench_run);
 
 # The servers set up by tools/setup-servers, from the file named by
 # URINGPROBE_SERVERS ("name<TAB>pg_config<TAB>source<TAB>use" per line).
@@ -144,6 +145,40 @@ sub backend_state_sql
 	  . "FROM uringprobe_backend()";
 }
 
+# Cancel $call (a set-returning function call) with statement_timeout
+# $timeout mid-run, in one psql session: the test passes when the statement
+# was cancelled and the backend holds afterwards what it held before (fds,
+# io_uring fds and mappings, threads, children: backend_state_sql). Two
+# tests, named "$name: ...". Returns the seconds the statements took.
+sub cancel_leaves_backend_as_was
+{
+	my ($node, $call, $timeout, $name) = @_;
+	my $state = backend_state_sql();
+	my $t0 = Time::HiRes::time();
+	my (undef, $out, $err) = $node->psql('postgres',
+		"$state; SET statement_timeout = '$timeout'; SELECT * FROM $call; RESET statement_timeout; $state;",
+		on_error_stop => 0);
+	my $took = Time::HiRes::time() - $t0;
+	Test::More::like($err, qr/canceling statement due to statement timeout/, "$name: statement_timeout cancels it");
+	my ($before, $after) = split /\n/, $out;
+	Test::More::ok(defined $after && $before eq $after,
+		"$name: the backend holds the fds, rings, mappings, threads and children it held before ("
+		  . ($before // 'nothing') . ' -> ' . ($after // 'nothing') . ')');
+	return $took;
+}
+
+# The results directory and the output of the tiny bench tools/run-tests
+# ran before the TAP tests (URINGPROBE_BENCH_RESULTS, URINGPROBE_BENCH_LOG);
+# bails out without them. One test: that it left one directory.
+sub tiny_bench_run
+{
+	my $root = $ENV{URINGPROBE_BENCH_RESULTS}
+	  or Test::More::BAIL_OUT('URINGPROBE_BENCH_RESULTS is not set: run through make test, which runs the tiny bench first');
+	my @runs = grep { -d } glob("$root/*");
+	Test::More::is(scalar(@runs), 1, 'the tiny bench left one results directory') or Test::More::BAIL_OUT("in $root: @runs");
+	return ($runs[0], PostgreSQL::Test::Utils::slurp_file($ENV{URINGPROBE_BENCH_LOG}), $root);
+}
+
 # The uringprobe scratch files in directory $dir.
 sub scratch_files
 {
@@ -177,7 +212,7 @@ sub start_cluster
 {
 	my (%p) = @_;
 	# make bench PERF=1: setting a cluster up is no cell's work
-	Uringprobe::Bench::note_cell_time('(setup)') if defined &Uringprobe::Bench::note_cell_time;
+	Uringprobe::Bench::Progress::note_cell_time('(setup)') if defined &Uringprobe::Bench::Progress::note_cell_time;
 	my $server = $p{server};
 	my $io_method = $p{io_method} // 'sync';
 	my $name = $p{name} // "$server->{name}_$io_method";
