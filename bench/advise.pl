@@ -37,7 +37,8 @@ my $tsv = tsv_open($out_file, @cols);
 for my $server (@servers)
 {
 	my $io_method = $server->{major} >= 18 ? 'worker' : 'sync';
-	cell("advise $server->{name}, $io_method, max_connections $connections");
+	cell("advise $server->{name}, $io_method, max_connections $connections",
+		server => $server->{name}, io_method => $io_method, max_connections => $connections);
 	my ($node, $started) = start_cluster(
 		server => $server,
 		io_method => $io_method,

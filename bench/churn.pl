@@ -78,7 +78,8 @@ for my $server (@servers)
 			my ($cell, $run, $label) = @_;
 			my $io_method = (split m{/}, $cell)[1];
 			my $node = $node{$io_method};
-			cell("churn $server->{name} $io_method max_connections=$mc, $label");
+			cell("churn $server->{name} $io_method max_connections=$mc, $label",
+				server => $server->{name}, io_method => $io_method, max_connections => $mc);
 			my $before = postmaster($node);
 			my ($out, $err) = bench_command([
 				$pgbench, '-n', '-C', '-c', $clients, '-j', $clients, '-T', $seconds,

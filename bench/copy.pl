@@ -199,7 +199,8 @@ sub run_cell
 			  or die "$cell: file_extend_method did not become $fem\n";
 			$current_fem = $fem;
 		}
-		cell("copy $config on $fs->{name}, $c clients, $label");
+		cell("copy $config on $fs->{name}, $c clients, $label",
+			server => $server->{name}, io_method => $io_method, file_extend_method => $fem, fs => $fs->{name}, clients => $c);
 		$node->safe_psql('postgres',
 			"DROP TABLE IF EXISTS copy_target; "
 			  . "CREATE TABLE copy_target ($columns) TABLESPACE $tablespace{$fs->{name}}; "

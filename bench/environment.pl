@@ -28,7 +28,7 @@ for my $server (@servers)
 	for my $io_method (io_methods($server))
 	{
 		my $col = "$server->{name}/$io_method";
-		cell("environment $col");
+		cell("environment $col", server => $server->{name}, io_method => $io_method);
 		push @columns, $col;
 		my ($node, $started) = start_cluster(
 			server => $server,

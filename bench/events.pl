@@ -57,7 +57,7 @@ my $took = repeat_rounds('events', \@cells, $rounds, sub {
 	my ($e, $round, $label) = @_;
 	if ($e eq 'reference')
 	{
-		cell("events epoll, bench/epoll-pingpong.c, $label");
+		cell("events epoll, bench/epoll-pingpong.c, $label", loop => 'reference');
 		my ($out) = bench_command([ $reference, $events ]);
 		my (undef, $secs, $rate) = split /\t/, $out;
 		run_row($runs, 'reference', $round, 'epoll', 'ok', $events, $secs, $rate);
@@ -70,7 +70,8 @@ my $took = repeat_rounds('events', \@cells, $rounds, sub {
 	for my $where ($round % 2 ? qw(backend cli) : qw(cli backend))
 	{
 		next if $where eq 'cli' && $loop eq 'pg_waiteventset';
-		cell("events $loop, $n pipes, peer $peer, " . ($where eq 'cli' ? 'bare process' : $where) . ", $label");
+		cell("events $loop, $n pipes, peer $peer, " . ($where eq 'cli' ? 'bare process' : $where) . ", $label",
+			loop => $loop, pipes => $n, peer => $peer, where => $where);
 		my $r = $where eq 'backend'
 		  ? bench_query($node, "SELECT * FROM uringprobe_events('$loop', $n, $count, '$peer')")
 		  : cli_row($cli, 'events', '--loop', $loop, '--pipes', $n, '--events', $count, '--peer', $peer);

@@ -107,7 +107,8 @@ my $took = repeat_rounds('extend', \@side_by_side, $rounds, sub {
 	my %m;
 	for my $where ($round % 2 ? qw(backend cli) : qw(cli backend))
 	{
-		cell("extend $key, " . ($where eq 'cli' ? 'bare process' : $where) . ", $label");
+		cell("extend $key, " . ($where eq 'cli' ? 'bare process' : $where) . ", $label", part => 'side_by_side',
+			fs => $fs->{name}, strategy => $strategy, interface => $interface, sessions => $n, where => $where);
 		my $start = settle_fs($fs->{dir});
 		my $r = $where eq 'backend'
 		  ? in_backend($fs, $strategy, $interface, $n, $round)
@@ -177,7 +178,8 @@ for my $fs (@fs)
 my $pgbench_took = repeat_rounds('extend-pgbench', \@pgbench_cells, $rounds, sub {
 	my ($key, $round, $label) = @_;
 	my ($fs, $strategy, $c) = @{ $pgbench_cell{$key} };
-	cell("extend from pgbench $fs->{name}/$strategy, $c clients, $label");
+	cell("extend from pgbench $fs->{name}/$strategy, $c clients, $label",
+		part => 'pgbench', fs => $fs->{name}, strategy => $strategy, clients => $c);
 	my $start = settle_fs($fs->{dir});
 	my ($out, $err, $seconds) = bench_command([
 		"$server->{bindir}/pgbench", '-n', '-c', $c, '-j', $c, '-t', 1,
@@ -215,7 +217,7 @@ my $sizing_took = repeat_rounds('extend-sizing', \@sizing_cells, $rounds, sub {
 	my %m;
 	for my $sizing ($round % 2 ? @sizings : reverse @sizings)
 	{
-		cell("extend sized by $sizing, $name, $n sessions, $label");
+		cell("extend sized by $sizing, $name, $n sessions, $label", part => 'sizing', sizing => $sizing, fs => $name, sessions => $n);
 		my $start = settle_fs($fs->{dir});
 		my $r = bench_query($node,
 			"SELECT * FROM uringprobe_extend('$fs->{dir}', 'mdzeroextend', 'sync', total_mb => $mb, "

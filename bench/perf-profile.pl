@@ -13,15 +13,17 @@
 # PROFILE.TSV (appended to; header when new): per cell and thread group
 # (all, main, sqpoll, iowq) its top functions by self share: benchmark,
 # cell, threads, rank, function, space (k: kernel, u: user), samples,
-# share_pct, threads_samples. FAMILIES.TSV (likewise): per cell, the share
+# share_pct, threads_samples, cell_key. FAMILIES.TSV (likewise): per cell, the share
 # of its samples (of all its threads, or of the family's thread group:
 # Uringprobe::PerfFamilies) in each family of functions that is the benchmark's
 # report's evidence (the fork/exit path for rings and churn, CQ posting and
 # the SQPOLL loop for completions, io_uring and epoll polling for events,
 # the filesystems' allocation and write paths for extend and copy); WIDE.TSV
 # (written) the same as a row per cell and a column per family, for the
-# plot (bench/perf.gp). FAMILIES.TSV names each family and cell by its id
-# and key too (family_id, cell_key), for the findings.
+# plot (bench/perf.gp). A cell is its key (its parameters, the same in
+# every round); its label, the round left out, is only shown. FAMILIES.TSV
+# names each family and cell by its id and key too (family_id, cell_key),
+# for the findings.
 use strict;
 use warnings;
 use FindBin;
@@ -35,22 +37,28 @@ my %top = (all => 10, main => 10, sqpoll => 6, iowq => 6);
 my @families = perf_families($bench);
 
 
-# When each cell started: "<monotonic seconds>\t<cell>[\t<key>]" lines (the
+# When each cell started: "<monotonic seconds>\t<label>\t<key>" lines (the
 # key: the cell's parameters, Uringprobe::Bench's cell_key), the last one
 # the benchmark's end ("\t(end)"); "(setup)" where a cluster is set up
 # between cells.
 open my $cf, '<', $cells_file or die "cannot read $cells_file: $!\n";
-my @cells;    # [start, group]
-my %key_of;   # group -> its key
+my @cells;    # [start, key] (key undef: between cells)
+my %label_of; # key -> the cell's label, its round left out (what is shown)
 while (my $line = <$cf>)
 {
 	chomp $line;
 	my ($t, $name, $key) = split /\t/, $line, 3;
 	next unless defined $name;
-	# a cell's rounds (runs), its extra rounds too, are one group
-	(my $group = $name) =~ s/,? (?:(?:extra )?round|run) \d+(?:\/\d+| \(at most \d+\))//;
-	$key_of{$group} //= $key if defined $key;
-	push @cells, [ $t, $group ];
+	# a cell's rounds (runs), its extra rounds too, share its key
+	if (defined $key && $key ne '')
+	{
+		($label_of{$key} //= $name) =~ s/,? (?:(?:extra )?round|run) \d+(?:\/\d+| \(at most \d+\))//;
+	}
+	elsif ($name !~ /^\(/)
+	{
+		die "$cells_file: cell '$name' has no key\n";
+	}
+	push @cells, [ $t, defined $key && $key ne '' ? $key : undef ];
 }
 close $cf;
 die "$cells_file names no cell\n" unless @cells;
@@ -85,8 +93,7 @@ while (my $line = <$ps>)
 		if ($cells[$mid][0] <= $t) { $lo = $mid; }
 		else { $hi = $mid - 1; }
 	}
-	my $group = $cells[$lo][1];
-	next if $group =~ /^\(/;    # (setup): a cluster set up; (end)
+	my $group = $cells[$lo][1] // next;    # (setup): a cluster set up; (end)
 	push @order, $group unless $seen{$group}++;
 	$space{$sym} //= length($ip) == 16 && $ip =~ /^ffff/ ? 'k' : 'u';
 	for my $g ('all', $threads)
@@ -118,8 +125,8 @@ for my $group (@order)
 		my $rank = 0;
 		for my $fn (grep { defined } @funcs)
 		{
-			push @profile, [ $bench, $group, $threads, ++$rank, $fn, $space{$fn}, $f->{$fn},
-				sprintf('%.1f', 100 * $f->{$fn} / $n), $n ];
+			push @profile, [ $bench, $label_of{$group}, $threads, ++$rank, $fn, $space{$fn}, $f->{$fn},
+				sprintf('%.1f', 100 * $f->{$fn} / $n), $n, $group ];
 		}
 	}
 	for my $family (@families)
@@ -128,24 +135,24 @@ for my $group (@order)
 		my $n = 0;
 		$n += $in->{$_} for grep { $_ =~ $family->{re} } keys %$in;
 		my $of = $total{$group}{ $family->{threads} } // 0;
-		push @family_rows, [ $bench, $group, $family->{title}, $n, $of ? sprintf('%.1f', 100 * $n / $of) : '0.0', $of,
-			$family->{id}, $key_of{$group} // '' ];
+		push @family_rows, [ $bench, $label_of{$group}, $family->{title}, $n, $of ? sprintf('%.1f', 100 * $n / $of) : '0.0', $of,
+			$family->{id}, $group ];
 	}
 }
 append_tsv($profile_file,
-	[qw(benchmark cell threads rank function space samples share_pct threads_samples)], \@profile);
+	[qw(benchmark cell threads rank function space samples share_pct threads_samples cell_key)], \@profile);
 append_tsv($families_file, [qw(benchmark cell family samples share_pct of_samples family_id cell_key)], \@family_rows)
   if @family_rows;
 if ($wide_file && @family_rows)
 {
 	open my $w, '>', $wide_file or die "cannot write $wide_file: $!\n";
 	print $w join("\t", 'cell', map { $_->{title} } @families), "\n";
-	my %share = map { ("$_->[1]\t$_->[2]" => $_->[4]) } @family_rows;
+	my %share = map { ("$_->[7]\t$_->[6]" => $_->[4]) } @family_rows;
 	for my $group (@order)
 	{
 		# the benchmark's name leads every cell's: left out here
-		(my $cell = $group) =~ s/^\Q$bench\E //;
-		print $w join("\t", $cell, map { $share{"$group\t$_->{title}"} // 0 } @families), "\n";
+		(my $cell = $label_of{$group}) =~ s/^\Q$bench\E //;
+		print $w join("\t", $cell, map { $share{"$group\t$_->{id}"} // 0 } @families), "\n";
 	}
 	close $w or die "cannot write $wide_file: $!\n";
 }

@@ -74,7 +74,8 @@ for my $server (@servers)
 		name => "rings_bench_$server->{name}", fail_ok => 1);
 	if (!$started)
 	{
-		cell("rings $server->{name}: the server did not start") for 1 .. @ring_counts * ($rounds + @profile_only);
+		cell("rings $server->{name}: the server did not start", server => $server->{name}, status => 'not_started')
+		  for 1 .. @ring_counts * ($rounds + @profile_only);
 		unmeasured_row($server->{name}, $_, '', 'the server did not start (see its log)') for @ring_counts;
 		next;
 	}
@@ -85,7 +86,7 @@ for my $server (@servers)
 		my $took = repeat_rounds('rings', ["$server->{name}/$rings"], $rounds, sub {
 			my (undef, $round, $label) = @_;
 			my %m;
-			cell("rings $server->{name} rings=$rings $label (backend, bare process)");
+			cell("rings $server->{name} rings=$rings $label (backend, bare process)", server => $server->{name}, rings => $rings);
 			my $sql = "SET uringprobe.max_rings = 65536; "
 			  . "SELECT * FROM uringprobe_rings(rings => $rings, depth => 64, forks => $forks)";
 			ran("psql -d postgres -c '$sql'");
@@ -131,7 +132,8 @@ for my $server (@servers)
 		})->{"$server->{name}/$rings"};
 		for my $mode (@profile_only)
 		{
-			cell("rings $server->{name} rings=$rings, the $mode layout alone in the backend (kernel profile only)");
+			cell("rings $server->{name} rings=$rings, the $mode layout alone in the backend (kernel profile only)",
+				server => $server->{name}, rings => $rings, mode => $mode);
 			my ($ret, $stdout, $stderr) = $node->psql('postgres', "SET uringprobe.max_rings = 65536; "
 				  . "SELECT count(*) FROM uringprobe_rings(rings => $rings, depth => 64, mode => '$mode', forks => $forks)");
 			warn "rings $server->{name}, the $mode layout alone: $stderr\n" if $ret != 0;

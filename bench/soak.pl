@@ -115,7 +115,8 @@ sub stop_sessions
 
 my $log_start = -s $node->logfile;
 my $before = server_state();
-cell("soak on $server->{name} under io_method=$io_method: $clients clients for $seconds s, every experiment, sessions stopped midway");
+cell("soak on $server->{name} under io_method=$io_method: $clients clients for $seconds s, every experiment, sessions stopped midway",
+	server => $server->{name}, io_method => $io_method);
 my $stops_file = PostgreSQL::Test::Utils::tempdir() . '/stops';
 my $stopper = fork() // die "fork: $!\n";
 if ($stopper == 0)
