@@ -1,0 +1,98 @@
+# report.md: the report of a make bench run as plain-text tables for a
+# mailing list, from the model Uringprobe::Report::Results arranged.
+package Uringprobe::Report::Markdown;
+
+use strict;
+use warnings;
+use Exporter 'import';
+use Uringprobe::Benchmarks qw(heading);
+use Uringprobe::Report::Baseline qw(baseline_lines);
+use Uringprobe::Report::Results qw(advice_sources);
+use Uringprobe::TextTable;
+
+our @EXPORT = qw(report_markdown advice_intro findings_intro);
+
+# What the advice section and the findings say of themselves (the HTML
+# report too).
+sub advice_intro
+{
+	return 'uringprobe_advise() in a backend of each server at report 1\'s max_connections, under its default '
+	  . 'io_method (worker in PostgreSQL 18: should it switch?), with a '
+	  . 'tablespace on each scratch filesystem: the value to set, how sure (high: 5 runs or more and an interval that '
+	  . 'decides; medium: 3 or more; low: fewer, or not measured), what the current setting costs, the figures behind '
+	  . 'it, and the cells of this run that measured the same question.';
+}
+
+sub findings_intro
+{
+	return 'Each report uringprobe is built around: what it reported, what this run '
+	  . 'measured (ratios of medians, with their 95% bootstrap interval over the runs), and the verdict.';
+}
+
+sub report_markdown
+{
+	my ($r) = @_;
+	my $run = $r->{run};
+	my $md = "# uringprobe: make bench, $run->{started}\n\n" . join("\n", @{ $r->{head_lines} }) . "\n";
+	my @baseline_lines = baseline_lines($r);
+	$md .= "\n" . join("\n", map { s/^- /  - /r } @baseline_lines) . "\n" if @baseline_lines;
+	$md .= "\nFAILED: the run ended early: $r->{error}. What had been measured until then is below.\n"
+	  if defined $r->{error};
+	$md .= "\nFAILED benchmarks (their logs are in logs/): @{ $r->{failed} }\n" if @{ $r->{failed} };
+	$md .= advice_markdown($r);
+	if (@{ $r->{findings} })
+	{
+		$md .= "\n## @{[heading('findings')]}\n\n" . findings_intro() . "\n";
+		for my $f (@{ $r->{findings} })
+		{
+			$md .= "\n**Report $f->{report}, $f->{title}: $f->{verdict}**\n\n- reported: $f->{reported}\n"
+			  . ($f->{here} ne '' ? "- here: $f->{here}\n" : '') . ($f->{advice} ? "- advice: $f->{advice}\n" : '');
+		}
+	}
+	my @tail = ($r->{rounds_item} // (), @{ $r->{appendix} });
+	for my $item (@{ $r->{ordered} }, (@tail ? ({ kind => 'section', title => heading('repetitions') }, @tail) : ()))
+	{
+		$md .= item_markdown($r, $item);
+	}
+	if (@{ $r->{unsteady} })
+	{
+		$md .= "\nThe cells still noisy, and why:\n\n"
+		  . join('', map { "- $_->{benchmark} $_->{cell}: $_->{state}\n" } @{ $r->{unsteady} });
+	}
+	return $md;
+}
+
+sub advice_markdown
+{
+	my ($r) = @_;
+	return '' unless @{ $r->{advice_servers} };
+	my $md = "\n## @{[heading('advice')]}\n\n" . advice_intro() . "\n";
+	for my $server (@{ $r->{advice_servers} })
+	{
+		my $f = $r->{advice}{$server}[0];
+		$md .= "\n### $server ($f->{io_method}, max_connections $f->{max_connections}; the call took $f->{seconds} s "
+		  . "of a $f->{budget} s budget)\n\n";
+		for my $a (@{ $r->{advice}{$server} })
+		{
+			my @see = advice_sources($r, $a);
+			$md .= "- **$a->{setting}**: $a->{advice} (confidence $a->{confidence}; now $a->{current})"
+			  . ($a->{cost} ne '' ? "; cost: $a->{cost}" : '') . "\n  - evidence: $a->{evidence}\n"
+			  . (@see ? '  - see: ' . join('; ', map { "$_->[0] ($_->[1])" } @see) . "\n" : '');
+		}
+	}
+	return $md;
+}
+
+sub item_markdown
+{
+	my ($r, $item) = @_;
+	return "\n## $item->{title}\n" if $item->{kind} eq 'section';
+	return "\n$item->{caption}\n\n```\n" . text_table([ read_tsv("$r->{dir}/$item->{file}") ], $item->{width}) . "```\n"
+	  if $item->{kind} eq 'table';
+	return "\n$item->{caption}\n\n```\n" . text_table($item->{rows}, $item->{width} // 40) . "```\n"
+	  if $item->{kind} eq 'spread';
+	return "\nPlot: $item->{name}.png, $item->{name}.svg\n" if $item->{kind} eq 'plot';
+	return '';
+}
+
+1;
