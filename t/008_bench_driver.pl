@@ -2,33 +2,23 @@
 # end before the TAP tests (URINGPROBE_BENCH_RESULTS: its results root,
 # URINGPROBE_BENCH_LOG: its output) and this checks what it left: every file,
 # the columns, that the plots are real non-empty images titled with the
-# machine, the report and results.json; then the baseline comparison
-# (bench/report.pl) and make bench's refusals of bad input, which all happen
-# before anything is set up, so they run here as the cluster user.
+# machine, the report and results.json. The baseline comparison, make
+# bench's refusals and what it keeps of a run that ends early are
+# t/018_bench_baseline_refusals.pl; repeat_rounds on made-up measurements
+# t/017_bench_rounds.pl.
 use strict;
 use warnings;
-use Cwd ();
-use File::Basename ();
-use File::Copy ();
-use File::Path ();
 use JSON::PP;
 use POSIX ();
 use PostgreSQL::Test::Utils;
 use Test::More;
-use IPC::Run ();
-use Time::HiRes ();
 use Uringprobe::Bench;
 use Uringprobe::Benchmarks qw(names benchmark runs_specs heading);
 use Uringprobe::Browser;
 use Uringprobe::Cluster;
 use Uringprobe::TextTable;
 
-my $root = $ENV{URINGPROBE_BENCH_RESULTS}
-  or BAIL_OUT('URINGPROBE_BENCH_RESULTS is not set: run through make test, which runs the tiny bench first');
-my $log = slurp_file($ENV{URINGPROBE_BENCH_LOG});
-my @runs = grep { -d } glob("$root/*");
-is(scalar(@runs), 1, 'the tiny bench left one results directory') or BAIL_OUT("in $root: @runs");
-my $dir = $runs[0];
+my ($dir, $log, $root) = tiny_bench_run();
 like($dir, qr{/\d{8}-\d{6}$}, 'named by its time, not marked failed');
 
 # every benchmark run unless others are named, each file it declares (a
@@ -230,74 +220,6 @@ for my $f (qw(extend.tsv completions.tsv events.tsv))
 	is(scalar(@mismatch), 0, 'rounds.tsv: an events cell\'s rounds are its runs') or diag(join("\n", map { "@$_" } @mismatch));
 }
 
-# repeat_rounds itself, with measurements made up: a steady cell takes its
-# rounds; a noisy one more, up to the most allowed; one whose runs agree
-# but for one far off takes two more; a run whose weather says another
-# process took the CPU is disturbed, kept, and earns its cell a round. The
-# weather and (below) the clock are the test's own: what it asserts
-# follows from them, never from how busy the machine is.
-{
-	my $unit = PostgreSQL::Test::Utils::tempdir;
-	local $ENV{URINGPROBE_ROUNDS_FILE} = "$unit/rounds-unit.tsv";
-	local $ENV{URINGPROBE_MAX_ROUNDS} = 6;
-	local $ENV{URINGPROBE_EXTRA_SHARE} = 100000;
-	my $runs = runs_open("$unit/runs-unit.tsv", qw(cell round value));
-	my %seq = (steady => [ 1, 1.02, 0.99 ], noisy => [ 1, 1.3, 0.7, 1.5, 0.6, 1.4 ], stray => [ 1, 1.5, 1.02, 1.01, 0.98 ],
-		busy => [ 1, 1.01, 0.99, 1 ]);
-	# the weather of a run, made up: calm, but for busy's second round,
-	# where another process took 80% of the CPU
-	my $busy = 0;
-	local $Uringprobe::Bench::weather = sub { return ('0.0', $busy ? '80.0' : '0.0', $busy ? 'yes 80.0%' : '', 0, 0, 0, 0); };
-	my $took = repeat_rounds('unit', [qw(steady noisy stray busy)], 3, sub {
-		my ($id, $round, $label) = @_;
-		$busy = $id eq 'busy' && $round == 2;
-		cell("unit $id, $label");
-		run_row($runs, $id, $round, $seq{$id}[ $round - 1 ]);
-		return { value => $seq{$id}[ $round - 1 ] };
-	});
-	close $runs;
-	is_deeply($took, { steady => 3, noisy => 6, stray => 5, busy => 4 },
-		'repeat_rounds: steady 3 rounds, noisy 6 (the most), one stray run 5, one disturbed run 4');
-	my ($h, @rows) = read_tsv("$unit/rounds-unit.tsv");
-	my %state = map { $_->[1] => $_ } @rows;
-	like($state{noisy}[7], qr/^noisy: spread 3\d\.\d% after 6 rounds, the most allowed$/, 'repeat_rounds: why a cell stayed noisy');
-	is($state{busy}[5], 1, 'repeat_rounds: the disturbed round counted');
-	is($state{busy}[7], 'steady', '... and the cell steady with a round more');
-	my ($rh, @runs_rows) = read_tsv("$unit/runs-unit.tsv");
-	is(scalar(grep { $_->[0] eq 'busy' } @runs_rows), 4, '... its disturbed run kept in the runs file');
-}
-
-# The extra rounds' time is a share of the first rounds': two noisy cells
-# whose first 3 rounds take 0.1 s each (0.6 s), at 50% the extra rounds
-# may take 0.3 s; each takes 0.25 s, so the calmer cell's extra round
-# (the nearer to steady) comes first, the other's is the last begun, and
-# both stop short of the most allowed and say so.
-{
-	my $unit = PostgreSQL::Test::Utils::tempdir;
-	local $ENV{URINGPROBE_ROUNDS_FILE} = "$unit/rounds-share.tsv";
-	local $ENV{URINGPROBE_MAX_ROUNDS} = 6;
-	local $ENV{URINGPROBE_EXTRA_SHARE} = 50;
-	my %seq = (calmer => [ 1, 1.2, 0.8, 1 ], noisier => [ 1, 1.5, 0.5, 1 ]);
-	my @order;
-	# the rounds' time on a clock the test moves
-	my $now = 1000;
-	local $Uringprobe::Bench::clock = sub { return $now; };
-	my $took = repeat_rounds('share', [qw(calmer noisier)], 3, sub {
-		my ($id, $round) = @_;
-		push @order, "$id/$round" if $round > 3;
-		$now += $round > 3 ? 0.25 : 0.1;
-		return { value => $seq{$id}[ $round - 1 ] };
-	});
-	is_deeply(\@order, [qw(calmer/4 noisier/4)], 'repeat_rounds: the cell nearer to steady first, no round begun once the share is spent');
-	is_deeply($took, { calmer => 4, noisier => 4 }, '... 4 rounds each, below the most allowed (6)');
-	my ($h, @rows) = read_tsv("$unit/rounds-share.tsv");
-	like($_->[7], qr/^noisy: spread [\d.]+% after 4 rounds, its benchmark's extra time spent \(50% of its first rounds'\)$/,
-		"repeat_rounds: $_->[1] says why it stopped") for @rows;
-	local $ENV{URINGPROBE_EXTRA_SHARE} = 'a fifth';
-	ok(!eval { repeat_rounds('share', ['x'], 1, sub { return {} }); 1 } && $@ =~ /URINGPROBE_EXTRA_SHARE must be a percentage/,
-		'repeat_rounds: a share that is not a percentage refused');
-}
-
 # COPY's comparisons: every configuration against pg15, each with its
 # interval or why it has none (the tiny profile: one round).
 {
@@ -350,10 +272,14 @@ my $perf = ($ENV{URINGPROBE_BENCH_PERF} // '') eq '1';
 my @profiled = qw(rings churn extend copy completions events);
 SKIP:
 {
-	skip "the tiny bench ran without PERF=1: $ENV{URINGPROBE_BENCH_PERF}", 5 + 6 * @profiled unless $perf;
+	skip "the tiny bench ran without PERF=1: $ENV{URINGPROBE_BENCH_PERF}", 8 + 6 * @profiled unless $perf;
 	my ($ph, @prows) = read_tsv("$dir/perf.tsv");
-	is_deeply($ph, [qw(benchmark cell threads rank function space samples share_pct threads_samples)],
+	is_deeply($ph, [qw(benchmark cell threads rank function space samples share_pct threads_samples cell_key)],
 		'perf.tsv: its columns');
+	ok(!(grep { $_->[9] !~ /^\S+=\S+(?: \S+=\S+)*$/ } @prows), 'perf.tsv: every cell by its key (its parameters)');
+	my %labels;
+	$labels{ $_->[9] }{ $_->[1] }++ for @prows;
+	ok(!(grep { keys %{ $labels{$_} } != 1 } keys %labels), 'perf.tsv: one label a key');
 	my %kernel_functions;
 	$kernel_functions{ $_->[0] }++ for grep { $_->[5] eq 'k' && $_->[4] =~ /^[a-z_][a-z0-9_.]*$/i } @prows;
 	for my $b (@profiled)
@@ -438,275 +364,5 @@ like($cells_tsv, qr/^extend ext4\/fallocate\/sync\/1, backend, round 1\/1\tpsql 
 	'cells.tsv: the SQL a backend cell ran');
 like($cells_tsv, qr/^extend ext4\/fallocate\/sync\/1, bare process, round 1\/1\t\S+\/uringprobe-cli extend --dir /m,
 	'cells.tsv: the command a bare-process cell ran');
-
-# Baseline comparison (bench/report.pl): against itself, nothing regresses.
-my $work = PostgreSQL::Test::Utils::tempdir;
-sub copy_run
-{
-	my ($to) = @_;
-	mkdir $to or die "mkdir $to: $!";
-	File::Copy::copy($_, $to) or die "copy $_: $!" for grep { -f } glob("$dir/*");
-	return $to;
-}
-my $current = copy_run("$work/current");
-my ($rc, $out, $err) = report($current, '--baseline', $dir);
-is($rc, 0, 'compared with itself: exit 0');
-like($out, qr/, \d+ compared with \Q$dir\E, 0 regressions/, 'compared with itself: no regression');
-my $cmp = decode_json(slurp_file("$current/results.json"));
-is($cmp->{baseline}{compared}, scalar(@cells), 'every cell compared');
-is_deeply([ grep { defined $_->{ratio} && $_->{ratio} != 1 } @{ $cmp->{cells} } ], [], 'every ratio is 1');
-
-sub report
-{
-	my ($stdout, $stderr);
-	my $ok = IPC::Run::run([ 'perl', 'bench/report.pl', @_ ], '>', \$stdout, '2>', \$stderr);
-	return ($? >> 8, $stdout, $stderr);
-}
-
-# A baseline twice as fast in events per second and twice as fast in time:
-# every cell is a regression beyond a 10% threshold.
-my $faster = copy_run("$work/faster");
-my $bj = decode_json(slurp_file("$faster/results.json"));
-for my $c (@{ $bj->{cells} })
-{
-	$c->{median} = $c->{better} eq 'lower' ? $c->{median} / 2 : $c->{median} * 2;
-}
-write_json("$faster/results.json", $bj);
-sub write_json
-{
-	my ($file, $data) = @_;
-	open my $fh, '>', $file or die "$file: $!";
-	print $fh encode_json($data);
-	close $fh;
-}
-my $md_before = slurp_file("$current/report.md");
-($rc, $out, $err) = report($current, '--baseline', $faster, '--threshold', 10);
-is($rc, 3, 'a slower run than the baseline exits 3');
-my $regressed = grep { $_->{median} != 0 } @cells;
-like($out, qr/, $regressed regressions$/m, "every cell with a non-zero median regressed ($regressed)");
-my $md2 = slurp_file("$current/report.md");
-like($md2, qr/^\d+ cells compared, 0 not in the baseline; $regressed worse by more than 10%:$/m,
-	'report.md: the regressions counted');
-like($md2, qr/^  - REGRESSION events \S.* ops_per_sec: \S+ -> \S+ \(100(\.0)?% worse\)$/m,
-	'report.md: each regression listed with its medians');
-like($md2, qr/\sbaseline\s+ratio\s+worse%\s+verdict/, 'report.md: the baseline columns');
-like(slurp_file("$current/report.html"), qr/<tr class="regression">/, 'report.html: regressions marked');
-# and a threshold above the change: none
-($rc, $out) = report($current, '--baseline', $faster, '--threshold', 150);
-is($rc, 0, 'a change within the threshold is no regression');
-
-# Baselines that cannot be compared: refused, the report left as it was.
-$md_before = slurp_file("$current/report.md");
-my $other = copy_run("$work/other-matrix");
-my $oj = decode_json(slurp_file("$other/results.json"));
-$_->{key}{round} = 1 for grep { $_->{benchmark} eq 'churn' } @{ $oj->{cells} };
-write_json("$other/results.json", $oj);
-($rc, $out, $err) = report($current, '--baseline', $other);
-isnt($rc, 0, 'a baseline measuring a benchmark over other parameters is refused');
-like($err, qr/measured churn over \(io_method max_connections round server\), this run over \(io_method max_connections server\): incompatible/,
-	'and says how they differ');
-my $disjoint = copy_run("$work/disjoint");
-my $dj = decode_json(slurp_file("$disjoint/results.json"));
-$_->{id} .= "\tother" for @{ $dj->{cells} };
-write_json("$disjoint/results.json", $dj);
-($rc, $out, $err) = report($current, '--baseline', $disjoint);
-isnt($rc, 0, 'a baseline sharing no cell is refused');
-like($err, qr/shares no cell with this run .*incompatible matrix/, 'and says so');
-($rc, $out, $err) = report($current, '--baseline', $work);
-like($err, qr/is not the results directory of a make bench run \(no results\.json\)/,
-	'a directory that is not a results directory is refused');
-write_json("$work/bad.json", {});
-mkdir "$work/not-ours";
-write_json("$work/not-ours/results.json", { format => 'something else' });
-($rc, $out, $err) = report($current, '--baseline', "$work/not-ours");
-like($err, qr/is not a make bench result \(format 'something else'/, 'a foreign results.json is refused');
-is(slurp_file("$current/report.md"), $md_before, 'a refused baseline leaves the report as it was');
-ok(!glob("$current/.*.tmp"), 'and no temporary file');
-($rc, $out, $err) = report($work);
-like($err, qr/is not the results directory of a make bench run \(no run\.tsv and report\.list\)/,
-	'report.pl refuses a directory that is not a results directory');
-
-# make bench's refusals, before anything is set up or written.
-my $results = "$work/results";
-mkdir $results;
-sub bench
-{
-	my %env = @_;
-	my ($stdout, $stderr);
-	local %ENV = (%ENV, URINGPROBE_RESULTS => $results, %env);
-	IPC::Run::run([ 'bash', 'tools/run-bench' ], '<', \undef, '>', \$stdout, '2>', \$stderr);
-	return ($? >> 8, $stderr);
-}
-# a results directory nobody may write, and a baseline from elsewhere
-my $read_only = "$work/read-only";
-mkdir $read_only;
-chmod 0555, $read_only;
-my $elsewhere = copy_run("$work/elsewhere");
-my $xj = decode_json(slurp_file("$elsewhere/results.json"));
-$xj->{run}{machine} = '64 CPUs, 512 GiB RAM, kernel 6.1.0';
-write_json("$elsewhere/results.json", $xj);
-my @refusals = (
-	[ { URINGPROBE_BENCHES => 'churn nosuch' }, qr/unknown benchmark 'nosuch'/ ],
-	[ { URINGPROBE_PROFILE => 'huge' }, qr/unknown profile 'huge'/ ],
-	[ { URINGPROBE_BENCH_IO_METHODS => 'io_uring aio' }, qr/unknown io_method 'aio'/ ],
-	[ { URINGPROBE_BENCH_FS => 'zfs' }, qr/unknown filesystem 'zfs'/ ],
-	[ { URINGPROBE_BENCH_CLIENTS => '2 x' }, qr/client counts must be positive integers, got 'x'/ ],
-	[ { URINGPROBE_RESULTS => "$dir/report.md" }, qr/RESULTS=\S+ is not a directory/ ],
-	[ { URINGPROBE_RESULTS => $read_only }, qr/RESULTS=\S+ is not writable by / ],
-	[ { URINGPROBE_BASELINE => $elsewhere }, qr/was measured on another machine \(64 CPUs, 512 GiB RAM[^;]*; this one: \d+ CPUs/ ],
-	[ { URINGPROBE_THRESHOLD => '-5' }, qr/THRESHOLD must be a positive percentage/ ],
-	[ { URINGPROBE_BASELINE => "$work/nosuch" }, qr/BASELINE \S+ does not exist/ ],
-	[ { URINGPROBE_BASELINE => $work }, qr/is not the results directory of a make bench run/ ],
-	[ { URINGPROBE_BASELINE => "$work/not-ours" }, qr/is not a make bench result/ ],
-	[ { URINGPROBE_GNUPLOT => "$work/no-gnuplot" }, qr/gnuplot \(\S+\) is missing: the report's plots need it/ ],
-	[ { URINGPROBE_PERF => '2' }, qr/PERF must be 1, got '2'/ ],
-	# this test runs as the cluster user
-	[ { URINGPROBE_PERF => '1' }, qr/PERF=1 needs root: a system-wide perf record with kernel symbols is refused/ ]);
-for my $r (@refusals)
-{
-	my ($env, $re) = @$r;
-	my ($code, $stderr) = bench(%$env);
-	my $what = join(' ', map { "$_=$env->{$_}" } sort keys %$env);
-	isnt($code, 0, "make bench refuses $what");
-	like($stderr, $re, "$what: the message says why") or diag($stderr);
-}
-# results on a filesystem too small to hold them (the 8 MiB scratch one)
-my ($small) = grep { $_->{name} eq 'tiny' && $_->{status} eq 'ok' } scratch_filesystems();
-SKIP:
-{
-	skip 'no small scratch filesystem (tools/scratch-fs mounts it as root)', 2 unless $small;
-	my ($code, $stderr) = bench(URINGPROBE_RESULTS => "$small->{dir}/results");
-	isnt($code, 0, 'make bench refuses RESULTS on a filesystem without room');
-	like($stderr, qr/RESULTS=\S+ has \d+ kB free; a run's results need up to \d+ MB/, 'and says how much is free');
-	rmdir "$small->{dir}/results";
-}
-# a baseline without the benchmarks asked for
-my $events_only = copy_run("$work/events-only");
-my $ej = decode_json(slurp_file("$events_only/results.json"));
-$ej->{run}{benchmarks} = 'events';
-write_json("$events_only/results.json", $ej);
-my ($code, $stderr) = bench(URINGPROBE_BENCHES => 'churn', URINGPROBE_BASELINE => $events_only);
-isnt($code, 0, 'make bench refuses a baseline without the benchmarks asked for');
-like($stderr, qr/ran none of the benchmarks ' churn ' \(it ran: events\): incompatible matrix/, 'and says so');
-is_deeply([ glob("$results/*"), glob("$results/.*[!.]") ], [], 'the refusals wrote no results');
-
-# --list shows the matrix and runs nothing.
-{
-	local %ENV = (%ENV, URINGPROBE_PROFILE => 'tiny', URINGPROBE_RESULTS => $results);
-	my ($stdout, $stderr);
-	IPC::Run::run([ 'bash', 'tools/run-bench', '--list' ], '>', \$stdout, '2>', \$stderr);
-	is($? >> 8, 0, '--list succeeds');
-	like($stdout, qr/^events\s+EVENTS=2000 EVENTS_PEERS=self process EVENTS_PIPES=1 EVENTS_PROCESS=200 EVENTS_ROUNDS=2$/m,
-		'--list: every variable of each benchmark, as the profile sets it or by default');
-	is_deeply([ glob("$results/*") ], [], '--list wrote nothing');
-}
-
-# Measurements are never lost. A copy of the driver runs for real, as make
-# bench does (the servers make test installed), and ends early after its
-# first cells: once because a part of it breaks (the table printer is
-# replaced by one that fails, as a bug in the driver would), once by a
-# TERM to the whole process group (Ctrl-C). Each time what was measured is
-# kept in results/<time>-failed/ with error.txt and a report that says the
-# run ended early, the last line says where, and the stage is gone.
-my $driver = Cwd::abs_path($work) . '/driver';
-mkdir $driver or die "mkdir $driver: $!";
-system('cp', '-a', qw(t sql expected bench tools patches docs README.md Makefile), $driver) == 0 or die "cannot copy the driver\n";
-my %small_run = (
-	URINGPROBE_PROFILE => 'tiny',
-	URINGPROBE_SERVERS_INSTALLED => $ENV{URINGPROBE_SERVERS},
-	URINGPROBE_BENCH_SERVERS => $servers[0]{name},
-	URINGPROBE_BENCH_IO_METHODS => 'sync');
-
-# bench_until(RESULTS, PATTERN, %env): make bench from the driver's copy in
-# its own process group; once its output matches PATTERN (if given), TERM
-# the group. Returns its exit status and output.
-sub bench_until
-{
-	my ($results_dir, $pattern, %env) = @_;
-	mkdir $results_dir;
-	$results_dir = Cwd::abs_path($results_dir);
-	my $errfile = "$results_dir.log";
-	my $pid = fork // die "fork: $!";
-	if (!$pid)
-	{
-		POSIX::setpgid(0, 0);
-		%ENV = (%ENV, %small_run, URINGPROBE_RESULTS => $results_dir, %env);
-		chdir $driver or POSIX::_exit(126);
-		open STDIN, '<', '/dev/null';
-		open STDOUT, '>', '/dev/null';
-		open STDERR, '>', $errfile;
-		{ exec 'bash', 'tools/run-bench'; }
-		POSIX::_exit(127);
-	}
-	if ($pattern)
-	{
-		my $until = time + 300;
-		Time::HiRes::sleep(0.2) while time < $until && (eval { slurp_file($errfile) } // '') !~ $pattern;
-		kill 'TERM', -$pid;
-	}
-	waitpid $pid, 0;
-	return ($? >> 8, slurp_file($errfile));
-}
-
-# the failed run's directory, checked; returns it
-sub kept_run
-{
-	my ($what, $results_dir, $log, $error_re) = @_;
-	my @dirs = glob("$results_dir/*");
-	is(scalar(@dirs), 1, "$what: one results directory") or diag($log);
-	my $kept = $dirs[0] // '';
-	like($kept, qr{/\d{8}-\d{6}-failed$}, "$what: named failed");
-	ok(-s "$kept/environment.tsv" && (() = slurp_file("$kept/environment.tsv") =~ /\n/g) >= 2,
-		"$what: the environment report measured before is kept");
-	like(eval { slurp_file("$kept/error.txt") } // '', $error_re, "$what: error.txt says what ended it");
-	like(eval { slurp_file("$kept/report.md") } // '', qr/^FAILED: the run ended early: /m,
-		"$what: the report says the run ended early");
-	ok(-f "$kept/run.tsv" && -f "$kept/results.json", "$what: run.tsv and results.json written");
-	my @lines = grep { length } split /\n/, $log;
-	my $name = File::Basename::basename($kept);
-	like($lines[-1] // '', qr{measured results kept in /\S*/\Q$name\E }, "$what: the last line says where");
-	my ($stage) = $log =~ /staging in (\S+)/;
-	ok($stage && !-e $stage, "$what: the stage is removed");
-	my @left = grep { (eval { slurp_file("$_/cmdline") } // '') =~ /\Q$stage\E/ } glob('/proc/[0-9]*');
-	is(scalar(@left), 0, "$what: no process of the run is left (servers stopped)");
-	return $kept;
-}
-
-# a part of the driver broken
-my $printer = "$driver/bench/print-table.pl";
-File::Copy::copy($printer, "$printer.orig") or die "copy: $!";
-open my $broken, '>', $printer or die "$printer: $!";
-print $broken "exit 1;\n";
-close $broken;
-($code, $stderr) = bench_until("$work/results-broken", undef, URINGPROBE_BENCHES => 'environment');
-isnt($code, 0, 'a driver that breaks after the first cells fails');
-kept_run('broken driver', "$work/results-broken", $stderr, qr/exit status 1\) at line \d+: perl \S*print-table\.pl/);
-File::Copy::move("$printer.orig", $printer) or die "move: $!";
-
-# A filesystem that cannot be mounted (not root here) keeps its row in the
-# extension tables, empty, with the reason; the others are measured.
-($code, $stderr) = bench_until("$work/results-unmounted", undef,
-	URINGPROBE_BENCHES => 'extend', URINGPROBE_BENCH_FS => 'default xfs');
-is($code, 0, 'extend with a filesystem that cannot be mounted: the run completes');
-my ($unmounted) = glob("$work/results-unmounted/2*");
-for my $table (qw(extend.tsv extend-pgbench.tsv))
-{
-	my @rows = map { [ split /\t/, $_, -1 ] } split /\n/, eval { slurp_file("$unmounted/$table") } // '';
-	my %col;
-	@col{ @{ shift(@rows) // [] } } = 0 .. 99;
-	my @xfs = grep { $_->[0] eq 'xfs' } @rows;
-	is(scalar(@xfs), 1, "$table: one row for the unmounted xfs");
-	like($xfs[0][ $col{status} // 0 ] // '', qr/^not measured: unavailable: mounting needs root$/, "$table: its status says why");
-	is_deeply([ grep { length } @{ $xfs[0] }[ $col{rounds} .. $#{ $xfs[0] } ] ], [], "$table: and no number");
-	ok((grep { $_->[0] eq 'default' && $_->[ $col{status} ] eq 'ok' } @rows), "$table: the plain directory measured");
-}
-like(eval { slurp_file("$unmounted/report.md") } // '', qr/^xfs .*not measured: unavailable: mounting needs root/m,
-	'report.md shows the unmounted filesystem with its reason');
-
-# interrupted during the second benchmark
-($code, $stderr) = bench_until("$work/results-interrupted", qr/\] events /, URINGPROBE_BENCHES => 'environment events');
-is($code, 130, 'an interrupted run exits 130');
-my $kept = kept_run('interrupted', "$work/results-interrupted", $stderr, qr/^interrupted$/);
-ok(-f "$kept/events-runs.tsv", 'interrupted: the benchmark under way kept what it had');
 
 done_testing();
