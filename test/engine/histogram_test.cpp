@@ -1,3 +1,4 @@
+#include "contract/clock.hpp"
 #include "contract/histogram.hpp"
 
 #include <gtest/gtest.h>
@@ -7,6 +8,7 @@
 #include <string>
 
 using uringprobe::LatencyHistogram;
+using uringprobe::TickClock;
 
 namespace {
 
@@ -96,4 +98,39 @@ TEST(LatencyHistogram, EncodedHoldsEverySample) {
     bool ascending = false;
     EXPECT_EQ(count_encoded(h.encoded(), &ascending), static_cast<long>(h.count()));
     EXPECT_TRUE(ascending);
+}
+
+// Ticks of a TickClock become ns by scaling the histogram: count, min, max
+// and mean exact, the percentiles within a bucket's width.
+TEST(LatencyHistogram, ScaledKeepsTheShape) {
+    LatencyHistogram ticks;
+    for (int i = 1; i <= 1000; ++i)
+        ticks.record(1000 + i); // 1001 .. 2000 ticks
+    const LatencyHistogram ns = ticks.scaled(0.4);
+    EXPECT_EQ(ns.count(), 1000u);
+    EXPECT_EQ(ns.min(), 400); // 1001 * 0.4, rounded
+    EXPECT_EQ(ns.max(), 800);
+    EXPECT_NEAR(ns.mean(), ticks.mean() * 0.4, 0.001);
+    for (double p : {0.5, 0.9, 0.99}) {
+        const double expected = ticks.percentile(p) * 0.4;
+        EXPECT_NEAR(ns.percentile(p), expected, expected * 0.02) << p;
+    }
+    const LatencyHistogram same = ticks.scaled(1.0);
+    EXPECT_EQ(same.encoded(), ticks.encoded());
+}
+
+// The clock's ticks never go back, and a tick is a positive number of ns
+// (1 where they are ns already).
+TEST(TickClock, TicksAdvanceAndConvert) {
+    const TickClock clock;
+    std::int64_t last = clock.ticks();
+    for (int i = 0; i < 1000; ++i) {
+        const std::int64_t t = clock.ticks();
+        EXPECT_GE(t, last);
+        last = t;
+    }
+    EXPECT_GT(clock.ns_per_tick(), 0.0);
+    if (!clock.counts_cycles()) {
+        EXPECT_EQ(clock.ns_per_tick(), 1.0);
+    }
 }

@@ -30,6 +30,22 @@ void LatencyHistogram::merge(const LatencyHistogram& other) {
     count_ += other.count_;
 }
 
+LatencyHistogram LatencyHistogram::scaled(double factor) const {
+    LatencyHistogram out;
+    for (int b = 0; b < static_cast<int>(buckets_.size()); ++b) {
+        if (!buckets_[size_t(b)])
+            continue;
+        const double middle = bucket_low(b) + (bucket_width(b) - 1) / 2.0;
+        out.buckets_[size_t(bucket_of(static_cast<std::uint64_t>(middle * factor + 0.5)))] +=
+            buckets_[size_t(b)];
+    }
+    out.count_ = count_;
+    out.sum_ = static_cast<std::int64_t>(static_cast<double>(sum_) * factor + 0.5);
+    out.min_ = static_cast<std::int64_t>(static_cast<double>(min_) * factor + 0.5);
+    out.max_ = static_cast<std::int64_t>(static_cast<double>(max_) * factor + 0.5);
+    return out;
+}
+
 std::int64_t LatencyHistogram::percentile(double p) const {
     if (count_ == 0)
         return 0;

@@ -14,6 +14,10 @@ public:
     void record(std::int64_t ns);
     // Adds another histogram's samples (e.g. one per session).
     void merge(const LatencyHistogram& other);
+    // The samples times `factor` (ticks of a TickClock into ns): each
+    // bucket's samples at its middle times factor, so within a bucket's
+    // width (~1.6%); count, min, max and mean exact.
+    LatencyHistogram scaled(double factor) const;
     std::uint64_t count() const { return count_; }
     std::int64_t min() const { return count_ ? min_ : 0; }
     std::int64_t max() const { return max_; }
