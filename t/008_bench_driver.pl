@@ -278,8 +278,9 @@ SKIP:
 		'perf.tsv: its columns');
 	ok(!(grep { $_->[9] !~ /^\S+=\S+(?: \S+=\S+)*$/ } @prows), 'perf.tsv: every cell by its key (its parameters)');
 	my %labels;
-	$labels{ $_->[9] }{ $_->[1] }++ for @prows;
-	ok(!(grep { keys %{ $labels{$_} } != 1 } keys %labels), 'perf.tsv: one label a key');
+	$labels{"$_->[0] $_->[9]"}{ $_->[1] }++ for @prows;
+	ok(!(grep { keys %{ $labels{$_} } != 1 } keys %labels), 'perf.tsv: one label a key in a benchmark')
+	  or diag(join("\n", map { "$_: " . join(' | ', keys %{ $labels{$_} }) } grep { keys %{ $labels{$_} } != 1 } keys %labels));
 	my %kernel_functions;
 	$kernel_functions{ $_->[0] }++ for grep { $_->[5] eq 'k' && $_->[4] =~ /^[a-z_][a-z0-9_.]*$/i } @prows;
 	for my $b (@profiled)
