@@ -20,23 +20,22 @@ namespace uringprobe::cli {
 
 namespace {
 
-// A server given by its settings on the command line: PostgreSQL 18's
-// defaults, io_method=io_uring, built with this CLI's liburing.
-ServerFacts server_defaults() {
-    ServerFacts srv;
-    set_defaults(pg18_settings_params(), srv.settings);
-    set_io_method(srv, "io_uring");
-    return srv;
+// A request of this process about a server given by its settings on the
+// command line: PostgreSQL 18's defaults, io_method=io_uring, built with
+// this CLI's liburing.
+template <typename Request> Request bare_process_request() {
+    Request req;
+    req.process = "bare process";
+    set_defaults(pg18_settings_params(), req.server.settings);
+    set_io_method(req.server, "io_uring");
+    return req;
 }
 
 } // namespace
 
 int cmd_environment(int argc, char** argv) {
-    EnvironmentRequest req;
-    req.process = "bare process";
-    req.server = server_defaults();
-    bool predict = false;
-    bool tsv = false;
+    EnvironmentRequest req = bare_process_request<EnvironmentRequest>();
+    bool predict = false, tsv = false;
     Args args(argc, argv);
     while (args.next()) {
         const std::string opt = args.opt();
@@ -73,9 +72,7 @@ AdviseTarget data_directory_target(const std::string& data_directory) {
 } // namespace
 
 int cmd_advise(int argc, char** argv) {
-    AdviseRequest req;
-    req.process = "bare process";
-    req.server = server_defaults();
+    AdviseRequest req = bare_process_request<AdviseRequest>();
     set_defaults(advise_cli_params(), req);
     req.max_budget_seconds = kCliMaxBudgetSeconds;
     req.budget_cap_name = "the most uringprobe-cli allows";

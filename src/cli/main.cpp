@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <exception>
 #include <string>
+#include <utility>
 
 namespace cli = uringprobe::cli;
 
@@ -15,23 +16,21 @@ int main(int argc, char** argv) {
     if (argc < 2)
         cli::usage_error("no command given");
     const std::string cmd = argv[1];
+    const std::pair<const char*, int (*)(int, char**)> commands[] = {
+        {"environment", cli::cmd_environment},
+        {"advise", cli::cmd_advise},
+        {"rings", cli::cmd_rings},
+        {"extend", cli::cmd_extend},
+        {"completions", cli::cmd_completions},
+        {"events", cli::cmd_events},
+        {"params", cli::cmd_params},
+    };
     try {
-        if (cmd == "environment")
-            return cli::cmd_environment(argc - 2, argv + 2);
+        for (const auto& [name, run] : commands)
+            if (cmd == name)
+                return run(argc - 2, argv + 2);
         if (cmd == "env") // the command's old name
             cli::usage_error("env was renamed environment");
-        if (cmd == "advise")
-            return cli::cmd_advise(argc - 2, argv + 2);
-        if (cmd == "rings")
-            return cli::cmd_rings(argc - 2, argv + 2);
-        if (cmd == "extend")
-            return cli::cmd_extend(argc - 2, argv + 2);
-        if (cmd == "completions")
-            return cli::cmd_completions(argc - 2, argv + 2);
-        if (cmd == "events")
-            return cli::cmd_events(argc - 2, argv + 2);
-        if (cmd == "params")
-            return cli::cmd_params(argc - 2, argv + 2);
         if (cmd == "-h" || cmd == "--help") {
             std::fputs(cli::usage_text().c_str(), stdout);
             return 0;

@@ -115,6 +115,13 @@ const ParamTable<AdviseRequest>& advise_params() {
     return table;
 }
 
+namespace {
+// A tablespace's directory given by its path: its files go there.
+AdviseTarget target_in(const std::string& dir) {
+    return {dir, dir, ""};
+}
+} // namespace
+
 AdviseRequest::AdviseRequest() {
     set_defaults(advise_params(), *this);
 }
@@ -138,15 +145,7 @@ const ParamTable<AdviseRequest>& advise_cli_params() {
          nullptr},
         io_method_row<R>(),
         data_directory_row<R>("the data directory, or where it will be (must exist)"),
-        {text_param("tablespace", "NULL", "", "a tablespace's directory")
-             .cli_only()
-             .shown_as("DIR")
-             .repeated(),
-         [](R& r, const ParamValue& v) {
-             if (!v.null)
-                 r.targets.push_back({v.s, v.s, ""});
-         },
-         nullptr},
+        dir_list_row<R, &R::targets, target_in>("tablespace", "a tablespace's directory"),
     };
     return table;
 }

@@ -4,6 +4,7 @@
 
 #include <cctype>
 #include <cstdlib>
+#include <utility>
 
 namespace uringprobe {
 
@@ -134,15 +135,21 @@ std::string usage_lines(const std::vector<Param>& params) {
 }
 
 namespace {
-Param number_param(ParamType type, const char* name, long long def, long long min, long long max,
-                   const char* help) {
+// What every builder sets.
+Param param(const char* name, ParamType type, std::string default_sql, std::string help) {
     Param p;
     p.name = name;
     p.type = type;
-    p.default_sql = std::to_string(def);
+    p.default_sql = std::move(default_sql);
+    p.help = std::move(help);
+    return p;
+}
+
+Param number_param(ParamType type, const char* name, long long def, long long min, long long max,
+                   const char* help) {
+    Param p = param(name, type, std::to_string(def), help);
     p.min = min;
     p.max = max;
-    p.help = help;
     return p;
 }
 } // namespace
@@ -158,42 +165,34 @@ Param bigint_param(const char* name, long long def, long long min, long long max
 }
 
 Param boolean_param(const char* name, bool def, const char* help) {
-    Param p;
-    p.name = name;
-    p.type = ParamType::boolean;
-    p.default_sql = def ? "true" : "false";
-    p.help = help;
-    return p;
+    return param(name, ParamType::boolean, def ? "true" : "false", help);
 }
 
 Param text_param(const char* name, const char* def, const char* choices, const char* help) {
-    Param p;
-    p.name = name;
-    p.type = ParamType::text;
-    p.default_sql = def;
+    Param p = param(name, ParamType::text, def, help);
     p.choices = choices ? choices : "";
-    p.help = help;
+    return p;
+}
+
+Param dir_option(const char* name, bool repeatable, const char* help) {
+    Param p = text_param(name, "NULL", "", help);
+    p.metavar = "DIR";
+    p.repeatable = repeatable;
+    p.in_sql = false;
     return p;
 }
 
 Param seconds_param(const char* name, double def, const char* help) {
-    Param p;
-    p.name = name;
-    p.type = ParamType::seconds;
-    p.default_sql = "'" + fixed(def, 0) + " seconds'";
+    Param p = param(name, ParamType::seconds, "'" + fixed(def, 0) + " seconds'", help);
     p.checked = false;
-    p.help = help;
     return p;
 }
 
 Param renamed_param(const char* old_name, ParamType type, const char* new_name) {
-    Param p;
-    p.name = old_name;
-    p.type = type;
-    p.default_sql = "NULL";
+    Param p = param(old_name, type, "NULL",
+                    std::string("the old name of ") + new_name + ": refused, naming it");
     p.checked = false;
     p.renamed_to = new_name;
-    p.help = std::string("the old name of ") + new_name + ": refused, naming it";
     return p;
 }
 

@@ -48,7 +48,7 @@ struct Param {
     std::string cli_help;       // its help, where it differs
     std::string help;
     std::string renamed_to;  // an old name kept to refuse: the parameter's name now
-    std::string metavar;     // text, the CLI: the value's name in the usage ("" NAME)
+    std::string metavar;     // text, the CLI: the value's name in the usage ("": NAME)
     bool repeatable = false; // text, the CLI: each use of the option adds a value
     bool in_sql = true;      // false: an option of the CLI only (the SQL function reads
                              // the server's own value)
@@ -63,14 +63,6 @@ struct Param {
     }
     Param& range_checked_by_experiment() {
         checked = false;
-        return *this;
-    }
-    Param& shown_as(const char* value_name) {
-        metavar = value_name;
-        return *this;
-    }
-    Param& repeated() {
-        repeatable = true;
         return *this;
     }
     Param& cli_only() {
@@ -165,6 +157,9 @@ Param bigint_param(const char* name, long long def, long long min, long long max
 Param boolean_param(const char* name, bool def, const char* help);
 // `def` as SQL writes it ('both', NULL); `choices` "a|b|c" or "" (free text).
 Param text_param(const char* name, const char* def, const char* choices, const char* help);
+// A directory the command line alone takes (--name DIR), `repeatable`
+// where each use adds one.
+Param dir_option(const char* name, bool repeatable, const char* help);
 // An interval in SQL, seconds on the command line; `def` in seconds. Its
 // range is the experiment's to check (its cap is a setting in seconds).
 Param seconds_param(const char* name, double def, const char* help);
@@ -176,6 +171,21 @@ template <typename P> ParamRow<P> scratch_dir_row(const char* help) {
             [](P& p, const ParamValue& v) {
                 p.dir = v.s;
                 p.dir_given = !v.null;
+            },
+            nullptr};
+}
+
+// The row of a directory option the command line alone takes, each use
+// adding an entry to P's list `Field`, as `Make` makes one of the path.
+inline std::string as_path(const std::string& dir) {
+    return dir;
+}
+template <typename P, auto Field, auto Make>
+ParamRow<P> dir_list_row(const char* name, const char* help) {
+    return {dir_option(name, true, help),
+            [](P& p, const ParamValue& v) {
+                if (!v.null)
+                    (p.*Field).push_back(Make(v.s));
             },
             nullptr};
 }

@@ -57,15 +57,7 @@ const ParamTable<EnvironmentRequest>& environment_params() {
     static const ParamTable<R> table = {
         io_method_row<R>(),
         data_directory_row<R>("the data directory"),
-        {text_param("scratch_dir", "NULL", "", "a directory to report on")
-             .cli_only()
-             .shown_as("DIR")
-             .repeated(),
-         [](R& r, const ParamValue& v) {
-             if (!v.null)
-                 r.scratch_dirs.push_back(v.s);
-         },
-         nullptr},
+        dir_list_row<R, &R::scratch_dirs, as_path>("scratch_dir", "a directory to report on"),
     };
     return table;
 }

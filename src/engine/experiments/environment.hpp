@@ -36,7 +36,7 @@ template <typename P> ParamRow<P> io_method_row() {
             [](P& p, const ParamValue& v) { set_io_method(p.server, v.s); }, nullptr};
 }
 template <typename P> ParamRow<P> data_directory_row(const char* help) {
-    return {text_param("data_directory", "NULL", "", help).cli_only().shown_as("DIR"),
+    return {dir_option("data_directory", false, help),
             [](P& p, const ParamValue& v) { p.server.data_directory = v.s; }, nullptr};
 }
 
