@@ -118,6 +118,18 @@ int cmd_advise(int argc, char** argv) {
     return 0;
 }
 
+namespace {
+
+// The scratch directory given (--dir), made absolute; where the run needs
+// one and none was given, the usage error `missing`.
+void take_scratch_dir(std::string& dir, bool needed, const char* missing) {
+    if (needed && dir.empty())
+        usage_error(missing);
+    dir = absolute_dir(dir);
+}
+
+} // namespace
+
 int cmd_rings(int argc, char** argv) {
     bool tsv = false;
     const RingsParams p = parse_params(rings_params(), argc, argv, &tsv);
@@ -135,9 +147,7 @@ int cmd_extend(int argc, char** argv) {
             q.min_blocks = q.max_blocks = parse_int(opt, args.value());
             return true;
         });
-    if (p.dir.empty())
-        usage_error("extend needs --dir DIR");
-    p.dir = absolute_dir(p.dir);
+    take_scratch_dir(p.dir, true, "extend needs --dir DIR");
     validate(p, {});
     print_table(extend_table(run_extend(p, {p.dir}, [] { return false; })), tsv);
     return 0;
@@ -146,9 +156,7 @@ int cmd_extend(int argc, char** argv) {
 int cmd_completions(int argc, char** argv) {
     bool tsv = false;
     CompletionsParams p = parse_params(completions_params(), argc, argv, &tsv);
-    if (p.op == CompletionOp::read && p.dir.empty())
-        usage_error("completions --op read needs --dir DIR");
-    p.dir = absolute_dir(p.dir);
+    take_scratch_dir(p.dir, p.op == CompletionOp::read, "completions --op read needs --dir DIR");
     validate(p, {});
     print_table(completions_table(run_completions(p, {p.dir}, [] { return false; })), tsv);
     return 0;

@@ -19,18 +19,12 @@ std::string Param::option() const {
 }
 
 const char* Param::sql_type() const {
-    switch (type) {
-    case ParamType::integer:
-        return "integer";
-    case ParamType::bigint:
-        return "bigint";
-    case ParamType::boolean:
-        return "boolean";
-    case ParamType::seconds:
-        return "interval";
-    default:
-        return "text";
-    }
+    static const NamedValue kSqlTypes[] = {{"integer", int(ParamType::integer)},
+                                           {"bigint", int(ParamType::bigint)},
+                                           {"boolean", int(ParamType::boolean)},
+                                           {"text", int(ParamType::text)},
+                                           {"interval", int(ParamType::seconds)}};
+    return name_of(kSqlTypes, int(type));
 }
 
 ParamValue Param::default_value() const {

@@ -208,6 +208,11 @@ template <typename P, auto Field> ParamRow<P> number_row(Param param) {
             },
             [](const P& p) { return static_cast<long long>(p.*Field); }};
 }
+// The row of a text stored in P's `Field` as `Parse` reads it (a name or a
+// list of names; Parse throws InvalidArgument for one it does not know).
+template <typename P, auto Field, auto Parse> ParamRow<P> parsed_row(Param param) {
+    return {std::move(param), [](P& p, const ParamValue& v) { p.*Field = Parse(v.s); }, nullptr};
+}
 template <typename P, bool P::*Field> ParamRow<P> boolean_row(Param param) {
     return {std::move(param), [](P& p, const ParamValue& v) { p.*Field = v.b; }, nullptr};
 }

@@ -125,17 +125,17 @@ const ParamTable<CompletionsParams>& completions_params() {
                     "no-ops, 4 KiB reads of a page-cached scratch file, or datagram receives"),
          [](P& p, const ParamValue& v) { p.op = parse_completion_op(v.s); }, nullptr},
         number_row<P, &P::depth>(integer_param("depth", 32, 1, kMaxDepth, "operations in flight")),
-        {text_param("resubmit", "'each'", "each|batch",
-                    "replace each reaped completion with its own submission, or all those "
-                    "reaped together with one"),
-         [](P& p, const ParamValue& v) { p.resubmit = parse_resubmit(v.s); }, nullptr},
-        {text_param("reaping", "'each'", "each|batch",
-                    "io_uring_cqe_seen per completion, or one io_uring_cq_advance per batch"),
-         [](P& p, const ParamValue& v) { p.reaping = parse_reaping(v.s); }, nullptr},
-        {text_param("flags", "''", "",
-                    "setup flags: a comma-separated list of sqpoll, single_issuer, "
-                    "defer_taskrun, coop_taskrun"),
-         [](P& p, const ParamValue& v) { p.setup_flags = parse_setup_flags(v.s); }, nullptr},
+        parsed_row<P, &P::resubmit, parse_resubmit>(
+            text_param("resubmit", "'each'", "each|batch",
+                       "replace each reaped completion with its own submission, or all those "
+                       "reaped together with one")),
+        parsed_row<P, &P::reaping, parse_reaping>(
+            text_param("reaping", "'each'", "each|batch",
+                       "io_uring_cqe_seen per completion, or one io_uring_cq_advance per batch")),
+        parsed_row<P, &P::setup_flags, parse_setup_flags>(
+            text_param("flags", "''", "",
+                       "setup flags: a comma-separated list of sqpoll, single_issuer, "
+                       "defer_taskrun, coop_taskrun")),
         number_row<P, &P::completions>(
             bigint_param("completions", 1000000, 1, 100000000, "completions to reap")),
         scratch_dir_row<P>("read: the scratch directory for the file"),

@@ -1,6 +1,7 @@
 #include "experiments/environment.hpp"
 
 #include "contract/error.hpp"
+#include "contract/params.hpp"
 #include "os/system_info.hpp"
 #include "uring/io_uring_caps.hpp"
 
@@ -31,16 +32,11 @@ const char* io_uring_disabled_meaning(const std::string& v) {
 }
 
 std::string memlock_name(MemlockCharge m) {
-    switch (m) {
-    case MemlockCharge::charged:
-        return "charged";
-    case MemlockCharge::not_charged:
-        return "not charged";
-    case MemlockCharge::exempt:
-        return "exempt";
-    default:
-        return "unknown";
-    }
+    static const NamedValue kCharges[] = {{"charged", int(MemlockCharge::charged)},
+                                          {"not charged", int(MemlockCharge::not_charged)},
+                                          {"exempt", int(MemlockCharge::exempt)},
+                                          {"unknown", int(MemlockCharge::unknown)}};
+    return name_of(kCharges, int(m));
 }
 
 } // namespace

@@ -99,13 +99,13 @@ const ParamTable<ExtendParams>& extend_params() {
     using P = ExtendParams;
     static const ParamTable<P> table = {
         scratch_dir_row<P>("the scratch directory (SQL: NULL for the first allowed)"),
-        {text_param("strategy", "'mdzeroextend'", "fallocate|write_zeros|mdzeroextend|write",
-                    "how each extension grows the file"),
-         [](P& p, const ParamValue& v) { p.strategy = parse_extend_strategy(v.s); }, nullptr},
-        {text_param("interface", "'sync'", "sync|io_uring|io_uring_async",
-                    "plain syscalls, or a ring per session; io_uring_async sends each "
-                    "request to an io-wq worker"),
-         [](P& p, const ParamValue& v) { p.interface = parse_extend_interface(v.s); }, nullptr},
+        parsed_row<P, &P::strategy, parse_extend_strategy>(
+            text_param("strategy", "'mdzeroextend'", "fallocate|write_zeros|mdzeroextend|write",
+                       "how each extension grows the file")),
+        parsed_row<P, &P::interface, parse_extend_interface>(
+            text_param("interface", "'sync'", "sync|io_uring|io_uring_async",
+                       "plain syscalls, or a ring per session; io_uring_async sends each "
+                       "request to an io-wq worker")),
         number_row<P, &P::min_blocks>(
             integer_param("min_blocks", 1, 1, kMaxBlocks, "blocks per extension, at least")),
         number_row<P, &P::max_blocks>(
