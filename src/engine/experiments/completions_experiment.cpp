@@ -121,9 +121,9 @@ std::string setup_flags_string(unsigned flags) {
 const ParamTable<CompletionsParams>& completions_params() {
     using P = CompletionsParams;
     static const ParamTable<P> table = {
-        {text_param("op", "'nop'", "nop|read|recv",
-                    "no-ops, 4 KiB reads of a page-cached scratch file, or datagram receives"),
-         [](P& p, const ParamValue& v) { p.op = parse_completion_op(v.s); }, nullptr},
+        parsed_row<P, &P::op, parse_completion_op>(
+            text_param("op", "'nop'", "nop|read|recv",
+                       "no-ops, 4 KiB reads of a page-cached scratch file, or datagram receives")),
         number_row<P, &P::depth>(integer_param("depth", 32, 1, kMaxDepth, "operations in flight")),
         parsed_row<P, &P::resubmit, parse_resubmit>(
             text_param("resubmit", "'each'", "each|batch",

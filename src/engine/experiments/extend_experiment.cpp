@@ -128,12 +128,12 @@ const ParamTable<ExtendParams>& extend_params() {
             integer_param("block_size", 8192, 512, 1 << 20, "bytes per block").powers_of_two()),
         boolean_row<P, &P::verify>(
             boolean_param("verify", false, "read the files back and check size and content")),
-        {text_param("sizing", "'uniform'", "uniform|waiters|waiters_prior",
-                    "extension sizes drawn between min_blocks and max_blocks, or PostgreSQL "
-                    "16's rule: pages x (1 + sessions waiting), before its fix (waiters) "
-                    "or with it (waiters_prior: at least the session's blocks so far); "
-                    "at most 64"),
-         [](P& p, const ParamValue& v) { p.sizing = parse_extend_sizing(v.s); }, nullptr},
+        parsed_row<P, &P::sizing, parse_extend_sizing>(
+            text_param("sizing", "'uniform'", "uniform|waiters|waiters_prior",
+                       "extension sizes drawn between min_blocks and max_blocks, or PostgreSQL "
+                       "16's rule: pages x (1 + sessions waiting), before its fix (waiters) "
+                       "or with it (waiters_prior: at least the session's blocks so far); "
+                       "at most 64")),
         number_row<P, &P::pages>(
             integer_param("pages", 8, 1, kMaxExtendBy,
                           "waiters sizing: the pages one extension needs (a COPY batch's)")),
