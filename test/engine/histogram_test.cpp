@@ -4,9 +4,12 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <limits>
 #include <sstream>
 #include <string>
+#include <vector>
 
+using uringprobe::BatchedSamples;
 using uringprobe::LatencyHistogram;
 using uringprobe::TickClock;
 
@@ -30,7 +33,36 @@ long count_encoded(const std::string& s, bool* ascending) {
     return total;
 }
 
+// The low bound of a histogram holding one sample.
+long long only_bucket_low(std::int64_t v) {
+    LatencyHistogram h;
+    h.record(v);
+    return std::atoll(h.encoded().c_str());
+}
+
 } // namespace
+
+// Each value lands in the bucket that holds it: below 128 its own, above
+// in one of the 64 sub-buckets of its power of two (2^(msb-6) wide).
+TEST(LatencyHistogram, EveryValueInTheBucketHoldingIt) {
+    std::vector<std::int64_t> values;
+    for (std::int64_t v = 0; v < 5000; ++v)
+        values.push_back(v);
+    for (int bit = 7; bit < 63; ++bit)
+        for (std::int64_t d : {-1, 0, 1}) {
+            values.push_back((std::int64_t{1} << bit) + d);
+            values.push_back((std::int64_t{3} << (bit - 1)) + d);
+        }
+    values.push_back(std::numeric_limits<std::int64_t>::max());
+    for (std::int64_t v : values) {
+        const long long low = only_bucket_low(v);
+        const int msb = 63 - __builtin_clzll(static_cast<unsigned long long>(v) | 1);
+        const long long width = msb < 7 ? 1 : 1LL << (msb - 6);
+        ASSERT_LE(low, v) << v;
+        ASSERT_LT(v - low, width) << v;
+        ASSERT_EQ(low % width, 0) << v;
+    }
+}
 
 TEST(LatencyHistogram, EmptyReportsZeros) {
     LatencyHistogram h;
@@ -70,6 +102,21 @@ TEST(LatencyHistogram, NegativeSamplesCountAsZero) {
     h.record(-5);
     EXPECT_EQ(h.min(), 0);
     EXPECT_EQ(h.count(), 1u);
+}
+
+// min() of no samples is 0 however the histogram came to be empty.
+TEST(LatencyHistogram, EmptyStaysEmptyScaledAndMerged) {
+    LatencyHistogram empty;
+    EXPECT_EQ(empty.scaled(0.4).min(), 0);
+    EXPECT_EQ(empty.scaled(0.4).count(), 0u);
+    LatencyHistogram some;
+    some.record(1000);
+    LatencyHistogram merged;
+    merged.merge(some);
+    EXPECT_EQ(merged.min(), 1000);
+    some.merge(empty);
+    EXPECT_EQ(some.min(), 1000);
+    EXPECT_EQ(some.count(), 1u);
 }
 
 TEST(LatencyHistogram, MergeAddsEverything) {
@@ -117,6 +164,28 @@ TEST(LatencyHistogram, ScaledKeepsTheShape) {
     }
     const LatencyHistogram same = ticks.scaled(1.0);
     EXPECT_EQ(same.encoded(), ticks.encoded());
+}
+
+// Samples added in batches end up as if each had been recorded: whole
+// batches as they fill, the rest at flush().
+TEST(BatchedSamples, SameAsRecordingEach) {
+    LatencyHistogram direct, batched;
+    BatchedSamples samples(batched);
+    for (long i = 0; i < 1000; ++i) {
+        const std::int64_t v = (i * 7919) % 100003 - 50; // some negative
+        direct.record(v);
+        samples.add(v);
+    }
+    EXPECT_EQ(batched.count() % 256, 0u);
+    EXPECT_LT(batched.count(), 1000u);
+    samples.flush();
+    EXPECT_EQ(batched.count(), direct.count());
+    EXPECT_EQ(batched.min(), direct.min());
+    EXPECT_EQ(batched.max(), direct.max());
+    EXPECT_EQ(batched.mean(), direct.mean());
+    EXPECT_EQ(batched.encoded(), direct.encoded());
+    samples.flush(); // nothing twice
+    EXPECT_EQ(batched.count(), direct.count());
 }
 
 // The clock's ticks never go back, and a tick is a positive number of ns

@@ -37,7 +37,7 @@ std::string errno_hint(int err, const std::string& call);
 
 // Throws SysError(err, call); out of line, so that the checks below stay
 // small enough to inline in measured loops.
-[[noreturn]] void throw_sys_error(int err, const char* call);
+[[noreturn, gnu::cold]] void throw_sys_error(int err, const char* call);
 
 // liburing convention: negative return is -errno.
 inline int check_neg_errno(int ret, const char* call) {

@@ -24,7 +24,7 @@ void LatencyHistogram::merge(const LatencyHistogram& other) {
         return;
     for (size_t b = 0; b < buckets_.size(); ++b)
         buckets_[b] += other.buckets_[b];
-    min_ = count_ == 0 ? other.min_ : std::min(min_, other.min_);
+    min_ = std::min(min_, other.min_);
     max_ = std::max(max_, other.max_);
     sum_ += other.sum_;
     count_ += other.count_;
@@ -41,7 +41,8 @@ LatencyHistogram LatencyHistogram::scaled(double factor) const {
     }
     out.count_ = count_;
     out.sum_ = static_cast<std::int64_t>(static_cast<double>(sum_) * factor + 0.5);
-    out.min_ = static_cast<std::int64_t>(static_cast<double>(min_) * factor + 0.5);
+    if (count_)
+        out.min_ = static_cast<std::int64_t>(static_cast<double>(min_) * factor + 0.5);
     out.max_ = static_cast<std::int64_t>(static_cast<double>(max_) * factor + 0.5);
     return out;
 }

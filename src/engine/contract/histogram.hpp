@@ -3,8 +3,10 @@
 // sub-buckets, so a reported percentile is within ~1.6% of the true value.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <string>
 
 namespace uringprobe {
@@ -40,31 +42,53 @@ private:
     std::array<std::uint64_t, kSub*(kGroups + 1)> buckets_{};
     std::uint64_t count_ = 0;
     std::int64_t sum_ = 0;
-    std::int64_t min_ = 0;
+    std::int64_t min_ = std::numeric_limits<std::int64_t>::max(); // none yet
     std::int64_t max_ = 0;
 };
 
-// Inline: recorded once per measured operation, inside the measured loops.
+// Inline: recorded once per measured operation, inside the measured
+// loops, without branching on the value. Below 2 * kSub a value is its own
+// bucket; above, the sub-buckets of its power of two are 2^shift wide: the
+// bucket is shift * kSub plus the value's top kSubBits + 1 bits.
 inline int LatencyHistogram::bucket_of(std::uint64_t v) {
-    if (v < static_cast<std::uint64_t>(kSub))
-        return static_cast<int>(v);
-    const int msb = 63 - __builtin_clzll(v); // >= kSubBits
-    const int group = msb - kSubBits + 1;    // 1 ..
-    const int shift = msb - kSubBits;        // width of a sub-bucket: 2^shift
-    const int sub = static_cast<int>((v >> shift) & (kSub - 1));
-    return group * kSub + sub;
+    const int msb = 63 - __builtin_clzll(v | 1);
+    const int shift = std::max(msb - kSubBits, 0);
+    return shift * kSub + static_cast<int>(v >> shift);
 }
 
 inline void LatencyHistogram::record(std::int64_t ns) {
-    if (ns < 0)
-        ns = 0;
+    ns = std::max<std::int64_t>(ns, 0);
     ++buckets_[bucket_of(static_cast<std::uint64_t>(ns))];
-    if (count_ == 0 || ns < min_)
-        min_ = ns;
-    if (ns > max_)
-        max_ = ns;
+    min_ = std::min(min_, ns);
+    max_ = std::max(max_, ns);
     sum_ += ns;
     ++count_;
 }
+
+// Samples stored as they come and added to a histogram in batches, for
+// loops whose iterations are separated by system calls: there each
+// record() runs with caches and branch predictor cold from the kernel's
+// work (~1% of an epoll round here: docs/findings.md), a store does not.
+// flush() before reading the histogram.
+class BatchedSamples {
+public:
+    explicit BatchedSamples(LatencyHistogram& into) : into_(into) {}
+    void add(std::int64_t v) {
+        buf_[size_t(n_)] = v;
+        if (++n_ == kBatch)
+            flush();
+    }
+    [[gnu::noinline]] void flush() {
+        for (int i = 0; i < n_; ++i)
+            into_.record(buf_[size_t(i)]);
+        n_ = 0;
+    }
+
+private:
+    static constexpr int kBatch = 256;
+    LatencyHistogram& into_;
+    int n_ = 0;
+    std::array<std::int64_t, kBatch> buf_;
+};
 
 } // namespace uringprobe

@@ -29,7 +29,7 @@ const char* const kLoops[] = {"epoll",           "poll",
                               "uring_multishot", "uring_multishot_defer"};
 const NamedValue kPeers[] = {{"self", int(EventPeer::self)}, {"process", int(EventPeer::process)}};
 
-class EpollWaiter : public EventWaiter {
+class EpollWaiter final : public EventWaiter {
 public:
     EpollWaiter() : fd_(::epoll_create1(EPOLL_CLOEXEC)) {
         if (!fd_)
@@ -62,7 +62,7 @@ private:
     long enters_ = 0;
 };
 
-class PollWaiter : public EventWaiter {
+class PollWaiter final : public EventWaiter {
 public:
     void add(int fd, int index) override {
         fds_.push_back({fd, POLLIN, 0});
@@ -93,7 +93,7 @@ private:
 // before the next byte is written, so that it waits and is woken) or
 // multishot (armed once, re-armed only when the kernel ends it). Every
 // io_uring_enter is the ring's, counted.
-class UringWaiter : public EventWaiter {
+class UringWaiter final : public EventWaiter {
 public:
     UringWaiter(bool multishot, bool defer, int pipes)
         : multishot_(multishot),
@@ -208,6 +208,90 @@ private:
     std::optional<ChildProcess> child_;
 };
 
+// What the measured rounds did.
+struct Rounds {
+    long events = 0;
+    long rounds = 0;
+    bool stopped = false;
+    LatencyHistogram latency; // each round's, in ns
+};
+
+// The measured rounds. A round runs between system calls whose kernel
+// work leaves the CPU's caches and branch predictor cold for the code run
+// between them, so what a round adds depends on how much code it runs
+// through, how many branches it takes and how far apart they lie: the
+// same loop inlined into run_events (its writes placed 5 KB from the
+// rest, a waiter reached by virtual calls, a histogram recorded with five
+// branches) ran at ~0.945 of a bare epoll loop, the bare loop timing its
+// rounds the same way at ~0.965 (docs/findings.md). So the rounds are a
+// function of their own, once per waiter type (its calls to the waiter
+// direct and inlined), their error paths cold and out of the way, the
+// peer process's ask the unlikely branch (such a round waits 10-100 us
+// for another process), the stop rule one branch, and the rounds' times
+// stored as they come and added to the histogram in batches.
+template <class Waiter>
+[[gnu::noinline]] Rounds run_rounds(Waiter& waiter, const std::vector<Pipe>& pipes,
+                                    PeerProcess* peer, long target,
+                                    const std::function<bool()>& should_stop) {
+    // The descriptors side by side, in the order they are used.
+    std::vector<int> read_fds, write_fds;
+    for (const auto& pp : pipes) {
+        read_fds.push_back(pp.read_end.get());
+        write_fds.push_back(pp.write_end.get());
+    }
+    const int n_pipes = static_cast<int>(pipes.size());
+    std::vector<int> ready(pipes.size());
+    const char byte = 'e';
+    long events = 0, rounds = 0;
+    StopPoll stop(should_stop);
+    LatencyHistogram round_ticks;
+    BatchedSamples samples(round_ticks);
+    // A round is timed from the write (or the ask) to its last byte read.
+    // The clock is read once a round, at its end, which is the next one's
+    // start, unless a re-arm is given to the kernel between them (one-shot
+    // polls): that is no part of a round, and the clock is read after it.
+    // Rounds are timed in the tick clock's ticks (the time-stamp counter,
+    // where clock_gettime cost an epoll round ~4.5% here: measured in
+    // docs/findings.md), in ns once the loop is done.
+    const TickClock clock;
+    std::int64_t end = clock.ticks();
+    while (events < target && !stop.poll()) {
+        const std::int64_t start = waiter.submit_rearms() ? clock.ticks() : end;
+        if (__builtin_expect(peer != nullptr, 0))
+            peer->ask();
+        else
+            for (int fd : write_fds)
+                check_syscall(::write(fd, &byte, 1), "write");
+        int remaining = n_pipes;
+        while (remaining > 0) {
+            const int n = waiter.wait(ready.data(), n_pipes);
+            for (int i = 0; i < n; ++i) {
+                char got;
+                const ssize_t len = ::read(read_fds[size_t(ready[size_t(i)])], &got, 1);
+                if (__builtin_expect(len != 1, 0)) {
+                    if (len < 0 && errno == EAGAIN)
+                        continue; // reported twice (a multishot and a re-arm): already read
+                    check_syscall(len, "read");
+                    throw SysError(EPIPE, "read: the peer process exited, its pipe is closed");
+                }
+                ++events;
+                --remaining;
+                waiter.rearm(ready[size_t(i)]);
+            }
+        }
+        ++rounds;
+        end = clock.ticks();
+        samples.add(end - start);
+    }
+    samples.flush();
+    Rounds done;
+    done.events = events;
+    done.rounds = rounds;
+    done.stopped = stop.stopped();
+    done.latency = round_ticks.scaled(clock.ns_per_tick());
+    return done;
+}
+
 } // namespace
 
 const ParamTable<EventsParams>& events_params() {
@@ -292,56 +376,26 @@ EventsResult run_events(const EventsParams& p,
     for (int i = 0; i < p.pipes; ++i)
         waiter->add(pipes[size_t(i)].read_end.get(), i);
 
-    std::vector<int> ready(static_cast<size_t>(p.pipes));
     const UsageMeter usage(RUSAGE_SELF);
     const std::int64_t t0 = now_ns();
-    StopPoll stop(should_stop);
-    const char byte = 'e';
-    // A round is timed from the write (or the ask) to its last byte read.
-    // The clock is read once a round, at its end, which is the next one's
-    // start, unless a re-arm is given to the kernel between them (one-shot
-    // polls): that is no part of a round, and the clock is read after it.
-    // Rounds are timed in the tick clock's ticks (the time-stamp counter,
-    // where clock_gettime cost an epoll round ~4.5% here: measured in
-    // docs/findings.md), in ns once the loop is done.
-    const TickClock clock;
-    LatencyHistogram round_ticks;
-    std::int64_t end = clock.ticks();
-    while (r.events < p.events) {
-        if (stop.poll())
-            break;
-        const std::int64_t start = waiter->submit_rearms() ? clock.ticks() : end;
-        if (peer)
-            peer->ask();
-        else
-            for (auto& pp : pipes)
-                check_syscall(::write(pp.write_end.get(), &byte, 1), "write");
-        int remaining = p.pipes;
-        while (remaining > 0) {
-            const int n = waiter->wait(ready.data(), p.pipes);
-            for (int i = 0; i < n; ++i) {
-                char got;
-                const ssize_t len = ::read(pipes[size_t(ready[size_t(i)])].read_end.get(), &got, 1);
-                if (len < 0 && errno == EAGAIN)
-                    continue; // reported twice (a multishot and a re-arm): already read
-                check_syscall(len, "read");
-                if (len == 0)
-                    throw SysError(EPIPE, "read: the peer process exited, its pipe is closed");
-                ++r.events;
-                --remaining;
-                waiter->rearm(ready[size_t(i)]);
-            }
-        }
-        ++r.rounds;
-        end = clock.ticks();
-        round_ticks.record(end - start);
-    }
+    PeerProcess* const peer_process = peer ? &*peer : nullptr;
+    Rounds done;
+    if (auto* epoll = dynamic_cast<EpollWaiter*>(waiter.get()))
+        done = run_rounds(*epoll, pipes, peer_process, p.events, should_stop);
+    else if (auto* poll = dynamic_cast<PollWaiter*>(waiter.get()))
+        done = run_rounds(*poll, pipes, peer_process, p.events, should_stop);
+    else if (auto* uring = dynamic_cast<UringWaiter*>(waiter.get()))
+        done = run_rounds(*uring, pipes, peer_process, p.events, should_stop);
+    else
+        done = run_rounds(*waiter, pipes, peer_process, p.events, should_stop);
     r.seconds = (now_ns() - t0) / 1e9;
-    r.round_latency = round_ticks.scaled(clock.ns_per_tick());
+    r.events = done.events;
+    r.rounds = done.rounds;
+    r.round_latency = done.latency;
     r.usage = usage.delta();
     r.enters = waiter->enters();
     r.armed_ready = waiter->armed_ready();
-    if (stop.stopped())
+    if (done.stopped)
         r.outcome = Outcome::stopped();
     return r;
 }
