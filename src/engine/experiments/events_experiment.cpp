@@ -41,13 +41,13 @@ public:
         ev.data.u32 = static_cast<uint32_t>(index);
         check_syscall(::epoll_ctl(fd_.get(), EPOLL_CTL_ADD, fd, &ev), "epoll_ctl");
         events_.resize(events_.size() + 1);
+        watched_ = static_cast<int>(events_.size());
     }
     int wait(int* ready, int max) override {
         int n;
         do {
             ++enters_;
-            n = ::epoll_wait(fd_.get(), events_.data(), std::min<int>(max, int(events_.size())),
-                             -1);
+            n = ::epoll_wait(fd_.get(), events_.data(), std::min(max, watched_), -1);
         } while (n < 0 && errno == EINTR);
         check_syscall(n, "epoll_wait");
         for (int i = 0; i < n; ++i)
@@ -59,6 +59,7 @@ public:
 private:
     Fd fd_;
     std::vector<epoll_event> events_;
+    int watched_ = 0;
     long enters_ = 0;
 };
 
@@ -227,12 +228,14 @@ struct Rounds {
 // function of their own, once per waiter type (its calls to the waiter
 // direct and inlined), their error paths cold and out of the way, the
 // peer process's ask the unlikely branch (such a round waits 10-100 us
-// for another process), the stop rule one branch, and the rounds' times
-// stored as they come and added to the histogram in batches.
-template <class Waiter>
-[[gnu::noinline]] Rounds run_rounds(Waiter& waiter, const std::vector<Pipe>& pipes,
-                                    PeerProcess* peer, long target,
-                                    const std::function<bool()>& should_stop) {
+// for another process), the stop rule one branch, the clock's kind of
+// tick compiled in, and the rounds' times stored as they come and added
+// to the histogram in batches.
+template <bool kCycles, class Waiter>
+[[gnu::noinline]] Rounds
+run_rounds_timed(Waiter& waiter, const std::vector<Pipe>& pipes, PeerProcess* peer, long target,
+                 const std::function<bool()>& should_stop, const TickClock& clock) {
+    const auto ticks = [] { return kCycles ? TickClock::cycles() : now_ns(); };
     // The descriptors side by side, in the order they are used.
     std::vector<int> read_fds, write_fds;
     for (const auto& pp : pipes) {
@@ -253,10 +256,9 @@ template <class Waiter>
     // Rounds are timed in the tick clock's ticks (the time-stamp counter,
     // where clock_gettime cost an epoll round ~4.5% here: measured in
     // docs/findings.md), in ns once the loop is done.
-    const TickClock clock;
-    std::int64_t end = clock.ticks();
+    std::int64_t end = ticks();
     while (events < target && !stop.poll()) {
-        const std::int64_t start = waiter.submit_rearms() ? clock.ticks() : end;
+        const std::int64_t start = waiter.submit_rearms() ? ticks() : end;
         if (__builtin_expect(peer != nullptr, 0))
             peer->ask();
         else
@@ -280,7 +282,7 @@ template <class Waiter>
             }
         }
         ++rounds;
-        end = clock.ticks();
+        end = ticks();
         samples.add(end - start);
     }
     samples.flush();
@@ -290,6 +292,15 @@ template <class Waiter>
     done.stopped = stop.stopped();
     done.latency = round_ticks.scaled(clock.ns_per_tick());
     return done;
+}
+
+// The rounds timed by the clock's kind of tick.
+template <class Waiter>
+Rounds run_rounds(Waiter& waiter, const std::vector<Pipe>& pipes, PeerProcess* peer, long target,
+                  const std::function<bool()>& should_stop, const TickClock& clock) {
+    return clock.counts_cycles()
+               ? run_rounds_timed<true>(waiter, pipes, peer, target, should_stop, clock)
+               : run_rounds_timed<false>(waiter, pipes, peer, target, should_stop, clock);
 }
 
 } // namespace
@@ -379,15 +390,16 @@ EventsResult run_events(const EventsParams& p,
     const UsageMeter usage(RUSAGE_SELF);
     const std::int64_t t0 = now_ns();
     PeerProcess* const peer_process = peer ? &*peer : nullptr;
+    const TickClock clock;
     Rounds done;
     if (auto* epoll = dynamic_cast<EpollWaiter*>(waiter.get()))
-        done = run_rounds(*epoll, pipes, peer_process, p.events, should_stop);
+        done = run_rounds(*epoll, pipes, peer_process, p.events, should_stop, clock);
     else if (auto* poll = dynamic_cast<PollWaiter*>(waiter.get()))
-        done = run_rounds(*poll, pipes, peer_process, p.events, should_stop);
+        done = run_rounds(*poll, pipes, peer_process, p.events, should_stop, clock);
     else if (auto* uring = dynamic_cast<UringWaiter*>(waiter.get()))
-        done = run_rounds(*uring, pipes, peer_process, p.events, should_stop);
+        done = run_rounds(*uring, pipes, peer_process, p.events, should_stop, clock);
     else
-        done = run_rounds(*waiter, pipes, peer_process, p.events, should_stop);
+        done = run_rounds(*waiter, pipes, peer_process, p.events, should_stop, clock);
     r.seconds = (now_ns() - t0) / 1e9;
     r.events = done.events;
     r.rounds = done.rounds;
