@@ -128,8 +128,7 @@ my @configs;
 sub wait_for_clients_gone
 {
 	my ($node) = @_;
-	$node->poll_query_until('postgres',
-		"SELECT count(*) = 1 FROM pg_stat_activity WHERE backend_type = 'client backend'")
+	poll_until($node, "SELECT count(*) = 1 FROM pg_stat_activity WHERE backend_type = 'client backend'")
 	  or die "pgbench's backends did not exit\n";
 }
 
@@ -195,7 +194,7 @@ sub run_cell
 		{
 			$node->safe_psql('postgres', "ALTER SYSTEM SET file_extend_method = '$fem'");
 			$node->reload;
-			$node->poll_query_until('postgres', "SELECT current_setting('file_extend_method') = '$fem'")
+			poll_until($node, "SELECT current_setting('file_extend_method') = '$fem'")
 			  or die "$cell: file_extend_method did not become $fem\n";
 			$current_fem = $fem;
 		}

@@ -136,8 +136,7 @@ my @kids_left = grep { -e "/proc/$_" } split ' ', $stops{children} // '';
 my ($tx) = $out =~ /number of transactions actually processed: (\d+)/;
 my ($failed) = $out =~ /number of failed transactions: (\d+)/;
 # the clients' backends exit before the server's state is read again
-$node->poll_query_until('postgres',
-	"SELECT count(*) = 1 FROM pg_stat_activity WHERE backend_type = 'client backend'")
+poll_until($node, "SELECT count(*) = 1 FROM pg_stat_activity WHERE backend_type = 'client backend'")
   or die "pgbench's backends did not exit\n";
 my $after = server_state();
 my @left = scratch_files($scratch);

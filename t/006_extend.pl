@@ -152,7 +152,7 @@ sub crash_cleanup
 		die "the long run did not start\n" unless $backend && scratch_files($big);
 		kill 'KILL', $backend;
 		$h->finish;
-		$node->poll_query_until('postgres', 'SELECT true') or die "the server did not recover\n";
+		poll_until($node, 'SELECT true') or die "the server did not recover\n";
 		return $backend;
 	};
 	$killed->();

@@ -8,6 +8,7 @@ use strict;
 use warnings;
 use Exporter 'import';
 use File::Basename qw(dirname);
+use IPC::Run ();
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More ();
@@ -20,7 +21,8 @@ $SIG{INT} = $SIG{TERM} = sub { die "interrupted by SIG$_[0]\n" };
 our @EXPORT =
   qw(servers io_methods start_cluster postmaster_pid io_uring_fds io_uring_mappings environment
   scratch_filesystems scratch_files query_row default_scratch_dir backend_state_sql hard_limit
-  set_soft_limits long_runs start_long_run children_of cancel_leaves_backend_as_was tiny_bench_run);
+  set_soft_limits long_runs start_long_run children_of cancel_leaves_backend_as_was tiny_bench_run
+  poll_until);
 
 # The servers set up by tools/setup-servers, from the file named by
 # URINGPROBE_SERVERS ("name<TAB>pg_config<TAB>source<TAB>use" per line).
@@ -336,13 +338,36 @@ sub long_runs
 		[ advise => "uringprobe_advise(budget => '300 s')", "uringprobe_advise(budget => '1 ms')" ]);
 }
 
+# Until $query returns $expected ('t' unless given) on $node: true, or
+# false after PostgreSQL::Test::Utils' timeout. As the server's own
+# poll_query_until, but the query goes on psql's command line: that one
+# writes it to psql's standard input, and a psql that exits at once (the
+# server still recovering from a crash) makes that write fail with EPIPE,
+# which ends the test.
+sub poll_until
+{
+	my ($node, $query, $expected) = @_;
+	$expected //= 't';
+	local %ENV = $node->_get_env();
+	my @psql = ($node->installed_command('psql'), '-X', '-A', '-t', '-d', $node->connstr('postgres'));
+	for (1 .. 10 * $PostgreSQL::Test::Utils::timeout_default)
+	{
+		my ($out, $err) = ('', '');
+		IPC::Run::run([ @psql, '-c', $query ], '<', \undef, '>', \$out, '2>', \$err);
+		chomp $out;
+		return 1 if $out eq $expected && $err eq '';
+		Time::HiRes::usleep(100_000);
+	}
+	return 0;
+}
+
 # Start call $sql in background session $bg (a BackgroundPsql of $node,
 # backend $pid) and return once it is running, plus $settle seconds (0.3).
 sub start_long_run
 {
 	my ($node, $bg, $pid, $sql, $settle) = @_;
 	$bg->query_until(qr/started/, "\\echo started\nSELECT count(*) FROM $sql;\n");
-	$node->poll_query_until('postgres',
+	poll_until($node,
 		"SELECT state = 'active' AND query LIKE '%uringprobe_%' FROM pg_stat_activity WHERE pid = $pid")
 	  or die "the run did not start: $sql\n";
 	Time::HiRes::sleep($settle // 0.3);
