@@ -99,6 +99,36 @@ for my $server (servers())
 			"$cell: ... and the next call runs");
 		$bg->quit;
 	}
+	# Every loop waiting for a peer process that stopped (SIGSTOP): killed
+	# then, the call fails saying so (poll sees the pipe's end as POLLHUP,
+	# it spun on it before); cancelled then, the cancel is served (every
+	# wait for a peer is bounded and asks the stop rule) and the stopped
+	# child does not outlive the call.
+	my @loops = qw(epoll poll uring_oneshot uring_oneshot_defer uring_multishot uring_multishot_defer
+	  pg_waiteventset);
+	for my $loop (@loops)
+	{
+		for my $then (qw(killed cancelled))
+		{
+			my $name = "$cell: events $loop, its peer stopped, then $then";
+			my $bg = $node->background_psql('postgres', on_error_stop => 0);
+			my $pid = $bg->query_safe('SELECT pg_backend_pid()');
+			my $before = $bg->query_safe($state);
+			start_long_run($node, $bg, $pid, "uringprobe_events('$loop', 1, 100000000, 'process')", 0.1);
+			my @kids = children_of($pid);
+			kill 'STOP', @kids;
+			Time::HiRes::sleep(0.3);
+			if ($then eq 'killed') { kill 'KILL', @kids; }
+			else { $node->safe_psql('postgres', "SELECT pg_cancel_backend($pid)"); }
+			$bg->query('SELECT 1');
+			like($bg->{stderr}, $then eq 'killed' ? qr/ERROR:  .*the peer process/ : qr/ERROR:  canceling statement/,
+				"$name: the call fails saying so") or diag($bg->{stderr});
+			$bg->{stderr} = '';
+			is($bg->query_safe($state), $before, "$name: the backend as it was ($before)");
+			kill 'KILL', grep { -e "/proc/$_" } @kids;    # a test that failed leaves none
+			$bg->quit;
+		}
+	}
 	unlike(slurp_file($node->logfile), qr/terminating any other active server processes|was terminated by signal/,
 		"$cell: no backend crashed");
 	$node->stop;

@@ -49,12 +49,12 @@ public:
             AddWaitEventToSet(set, WL_SOCKET_READABLE, fd, nullptr, data);
         });
     }
-    int wait(int* ready, int max) override {
+    int wait(int* ready, int max, int timeout_ms) override {
         WaitEventSet* set = set_;
         WaitEvent* events = events_.get();
         int n = 0;
         uringprobe::pg::call_pg("WaitEventSetWait", [&] {
-            n = WaitEventSetWait(set, -1, events, max, PG_WAIT_EXTENSION);
+            n = WaitEventSetWait(set, timeout_ms, events, max, PG_WAIT_EXTENSION);
         });
         for (int i = 0; i < n; ++i)
             ready[i] = static_cast<int>(reinterpret_cast<intptr_t>(events_[size_t(i)].user_data));

@@ -6,10 +6,14 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <csignal>
+#include <cstdio>
+#include <cstdlib>
 #include <dirent.h>
 #include <fstream>
 #include <sys/select.h>
+#include <thread>
 #include <unistd.h>
 #include <utility>
 #include <vector>
@@ -24,8 +28,9 @@ const auto never = [] { return false; };
 class SelectWaiter : public EventWaiter {
 public:
     void add(int fd, int index) override { watched_.push_back({fd, index}); }
-    int wait(int* ready, int max) override {
+    int wait(int* ready, int max, int timeout_ms) override {
         ++waits_;
+        timeval timeout{timeout_ms / 1000, (timeout_ms % 1000) * 1000};
         fd_set readable;
         FD_ZERO(&readable);
         int top = -1;
@@ -33,7 +38,8 @@ public:
             FD_SET(w.first, &readable);
             top = std::max(top, w.first);
         }
-        if (::select(top + 1, &readable, nullptr, nullptr, nullptr) < 0)
+        if (::select(top + 1, &readable, nullptr, nullptr, timeout_ms < 0 ? nullptr : &timeout) <=
+            0)
             return 0;
         int n = 0;
         for (const auto& w : watched_)
@@ -130,26 +136,82 @@ TEST(Events, PollsWaitAndEntersAreCounted) {
     }
 }
 
-// A peer process killed mid-run is one clear error, and no child is left.
+// Runs `body`; a body still running after `seconds` is a failure that
+// ends the test program (a loop that spins or blocks for ever would
+// otherwise hang the suite).
+template <typename Body> void finishes_within(int seconds, Body body) {
+    std::thread watchdog;
+    std::atomic<bool> done{false};
+    watchdog = std::thread([&] {
+        for (int i = 0; i < seconds * 10 && !done; ++i)
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        if (!done) {
+            std::fprintf(stderr, "FAILED: still running after %d s\n", seconds);
+            std::_Exit(1);
+        }
+    });
+    body();
+    done = true;
+    watchdog.join();
+}
+
+// A peer process killed mid-run, while the loop waits for its bytes, is
+// one clear error, and no child is left: in every loop (poll sees the
+// pipe's end as POLLHUP, not POLLIN). The peer is stopped at a round's
+// start, after its ask, and killed at the next stop check, which the wait
+// for bytes that do not come makes.
 TEST(Events, APeerThatDiesIsAnError) {
-    for (const char* loop : {"epoll", "uring_oneshot", "uring_multishot"}) {
+    for (const char* loop : kBuiltIn) {
         SCOPED_TRACE(loop);
         EventsParams p;
         p.loop = loop;
         p.events = 100000000;
         p.peer = EventPeer::process;
         int polls = 0;
-        try {
-            run_events(p, nullptr, [&] {
-                if (++polls == 3)
+        finishes_within(20, [&] {
+            try {
+                run_events(p, nullptr, [&] {
+                    ++polls;
+                    if (polls == 3 || polls == 4)
+                        for (pid_t child : children())
+                            ::kill(child, polls == 3 ? SIGSTOP : SIGKILL);
+                    return false;
+                });
+                ADD_FAILURE() << "no error";
+            } catch (const SysError& e) {
+                EXPECT_NE(std::string(e.what()).find("peer process"), std::string::npos)
+                    << e.what();
+            }
+        });
+        EXPECT_TRUE(children().empty());
+    }
+}
+
+// A peer process that stops (SIGSTOP) leaves every loop waiting for bytes
+// that do not come: the wait is bounded, so a stop is still seen, and the
+// stopped peer is not left behind.
+TEST(Events, APeerThatStopsDoesNotHideAStop) {
+    for (const char* loop : kBuiltIn) {
+        SCOPED_TRACE(loop);
+        EventsParams p;
+        p.loop = loop;
+        p.events = 100000000;
+        p.peer = EventPeer::process;
+        int polls = 0;
+        std::chrono::steady_clock::time_point stopped_at;
+        EventsResult r;
+        finishes_within(20, [&] {
+            r = run_events(p, nullptr, [&] {
+                if (++polls == 3) {
                     for (pid_t child : children())
-                        ::kill(child, SIGKILL);
-                return false;
+                        ::kill(child, SIGSTOP);
+                    stopped_at = std::chrono::steady_clock::now();
+                }
+                return polls > 3 && std::chrono::steady_clock::now() - stopped_at >
+                                        std::chrono::milliseconds(300);
             });
-            ADD_FAILURE() << "no error";
-        } catch (const SysError& e) {
-            EXPECT_NE(std::string(e.what()).find("peer process"), std::string::npos) << e.what();
-        }
+        });
+        EXPECT_EQ(r.outcome.status(), "stopped");
         EXPECT_TRUE(children().empty());
     }
 }

@@ -29,9 +29,12 @@ public:
     virtual ~EventWaiter() = default;
     // Watch `fd` for readability; `index` comes back from wait().
     virtual void add(int fd, int index) = 0;
-    // Block until at least one watched fd is readable; store the indexes
-    // of the ready ones (at most `max`) and return how many.
-    virtual int wait(int* ready, int max) = 0;
+    // Block until at least one watched fd is readable (or at its end: the
+    // writer gone, an error), for at most `timeout_ms` (-1: no limit); store the indexes
+    // of the ready ones (at most `max`) and return how many: 0 when the
+    // time ran out or a signal interrupted the wait (the caller asks its
+    // stop rule then).
+    virtual int wait(int* ready, int max, int timeout_ms) = 0;
     // Called after the byte of `index` was read.
     virtual void rearm(int /*index*/) {}
     // Called before the next bytes are written: whatever was re-armed is

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <cstdint>
 #include <stdexcept>
 #include <sys/syscall.h>
@@ -104,7 +105,7 @@ void Ring::drain() {
     }
 }
 
-int Ring::submit_and_wait(unsigned wait_nr) {
+int Ring::submit_and_wait(unsigned wait_nr, const __kernel_timespec* timeout) {
     io_uring* r = get();
     const bool sqpoll = r->flags & IORING_SETUP_SQPOLL;
     io_uring_sq& sq = r->sq;
@@ -132,6 +133,14 @@ int Ring::submit_and_wait(unsigned wait_nr) {
     if (!enter)
         return static_cast<int>(to_submit);
     ++enters_;
+    if (timeout && wait_nr > 0 && (r->features & IORING_FEAT_EXT_ARG)) {
+        io_uring_getevents_arg arg{};
+        arg.sigmask_sz = _NSIG / 8;
+        arg.ts = reinterpret_cast<std::uintptr_t>(timeout);
+        return io_uring_enter2(static_cast<unsigned>(r->ring_fd), to_submit, wait_nr,
+                               flags | IORING_ENTER_EXT_ARG, reinterpret_cast<sigset_t*>(&arg),
+                               sizeof arg);
+    }
     return io_uring_enter(static_cast<unsigned>(r->ring_fd), to_submit, wait_nr, flags, nullptr);
 }
 

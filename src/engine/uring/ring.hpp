@@ -84,8 +84,10 @@ public:
     // `wait_nr` completions, to submit (without SQPOLL), or to wake an
     // SQPOLL thread that went to sleep. Returns io_uring_enter's result
     // (-errno: -EINTR is the caller's to retry), or the SQEs left to an
-    // awake SQPOLL thread when it did not enter.
-    int submit_and_wait(unsigned wait_nr);
+    // awake SQPOLL thread when it did not enter. With `timeout`, a wait
+    // ends after it with -ETIME (where the kernel takes a timeout with the
+    // call, IORING_FEAT_EXT_ARG, 5.11; else it waits without one).
+    int submit_and_wait(unsigned wait_nr, const __kernel_timespec* timeout = nullptr);
     // SQPOLL: blocks until the thread has made room in a full SQ ring.
     int wait_for_sq_room();
     // io_uring_enter calls made by the two above.
