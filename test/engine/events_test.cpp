@@ -136,6 +136,8 @@ TEST(Events, PollsWaitAndEntersAreCounted) {
     }
 }
 
+namespace {
+
 // Runs `body`; a body still running after `seconds` is a failure that
 // ends the test program (a loop that spins or blocks for ever would
 // otherwise hang the suite).
@@ -155,6 +157,17 @@ template <typename Body> void finishes_within(int seconds, Body body) {
     watchdog.join();
 }
 
+// A run of `loop` that would take hours, its bytes written by a peer process.
+EventsParams long_run_with_a_peer(const char* loop) {
+    EventsParams p;
+    p.loop = loop;
+    p.events = 100000000;
+    p.peer = EventPeer::process;
+    return p;
+}
+
+} // namespace
+
 // A peer process killed mid-run, while the loop waits for its bytes, is
 // one clear error, and no child is left: in every loop (poll sees the
 // pipe's end as POLLHUP, not POLLIN). The peer is stopped at a round's
@@ -163,10 +176,7 @@ template <typename Body> void finishes_within(int seconds, Body body) {
 TEST(Events, APeerThatDiesIsAnError) {
     for (const char* loop : kBuiltIn) {
         SCOPED_TRACE(loop);
-        EventsParams p;
-        p.loop = loop;
-        p.events = 100000000;
-        p.peer = EventPeer::process;
+        const EventsParams p = long_run_with_a_peer(loop);
         int polls = 0;
         finishes_within(20, [&] {
             try {
@@ -193,10 +203,7 @@ TEST(Events, APeerThatDiesIsAnError) {
 TEST(Events, APeerThatStopsDoesNotHideAStop) {
     for (const char* loop : kBuiltIn) {
         SCOPED_TRACE(loop);
-        EventsParams p;
-        p.loop = loop;
-        p.events = 100000000;
-        p.peer = EventPeer::process;
+        const EventsParams p = long_run_with_a_peer(loop);
         int polls = 0;
         std::chrono::steady_clock::time_point stopped_at;
         EventsResult r;
