@@ -223,7 +223,7 @@ struct Rounds {
     long events = 0;
     long rounds = 0;
     bool stopped = false;
-    LatencyHistogram latency; // each round's, in ns
+    LatencyHistogram ticks; // each round's, in the clock's ticks
 };
 
 // The measured rounds. A round runs between system calls whose kernel
@@ -241,9 +241,9 @@ struct Rounds {
 // tick compiled in, and the rounds' times stored as they come and added
 // to the histogram in batches.
 template <bool kCycles, class Waiter>
-[[gnu::noinline]] Rounds
-run_rounds_timed(Waiter& waiter, const std::vector<Pipe>& pipes, PeerProcess* peer, long target,
-                 const std::function<bool()>& should_stop, const TickClock& clock) {
+[[gnu::noinline]] Rounds run_rounds_timed(Waiter& waiter, const std::vector<Pipe>& pipes,
+                                          PeerProcess* peer, long target,
+                                          const std::function<bool()>& should_stop) {
     const auto ticks = [] { return kCycles ? TickClock::cycles() : now_ns(); };
     // The descriptors side by side, in the order they are used.
     std::vector<int> read_fds, write_fds;
@@ -304,7 +304,7 @@ run_rounds_timed(Waiter& waiter, const std::vector<Pipe>& pipes, PeerProcess* pe
     done.events = events;
     done.rounds = rounds;
     done.stopped = stop.stopped();
-    done.latency = round_ticks.scaled(clock.ns_per_tick());
+    done.ticks = round_ticks;
     return done;
 }
 
@@ -313,8 +313,8 @@ template <class Waiter>
 Rounds run_rounds(Waiter& waiter, const std::vector<Pipe>& pipes, PeerProcess* peer, long target,
                   const std::function<bool()>& should_stop, const TickClock& clock) {
     return clock.counts_cycles()
-               ? run_rounds_timed<true>(waiter, pipes, peer, target, should_stop, clock)
-               : run_rounds_timed<false>(waiter, pipes, peer, target, should_stop, clock);
+               ? run_rounds_timed<true>(waiter, pipes, peer, target, should_stop)
+               : run_rounds_timed<false>(waiter, pipes, peer, target, should_stop);
 }
 
 } // namespace
@@ -414,10 +414,10 @@ EventsResult run_events(const EventsParams& p,
         done = run_rounds(*uring, pipes, peer_process, p.events, should_stop, clock);
     else
         done = run_rounds(*waiter, pipes, peer_process, p.events, should_stop, clock);
-    r.seconds = (now_ns() - t0) / 1e9;
+    r.seconds = (now_ns() - t0) / 1e9; // the rounds' ticks made ns outside the timed run
     r.events = done.events;
     r.rounds = done.rounds;
-    r.round_latency = done.latency;
+    r.round_latency = done.ticks.scaled(clock.ns_per_tick());
     r.usage = usage.delta();
     r.enters = waiter->enters();
     r.armed_ready = waiter->armed_ready();
