@@ -1,3 +1,4 @@
+#include "child_processes.hpp"
 #include "contract/error.hpp"
 #include "experiments/completions_experiment.hpp"
 #include "refused.hpp"
@@ -6,7 +7,10 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
+#include <csignal>
 #include <linux/io_uring.h>
+#include <string>
 
 using namespace uringprobe;
 
@@ -156,6 +160,48 @@ TEST(Completions, StoppedRunsEndCleanly) {
         EXPECT_EQ(r.outcome.status(), "stopped");
         EXPECT_LT(r.completions, 100000000);
     }
+}
+
+// Receives wait for datagrams from a sender process. One that stops
+// (SIGSTOP) leaves the ring waiting for completions that do not come: the
+// wait is bounded, so a stop is still seen, and the sender is not left.
+TEST(Completions, ASenderThatStopsDoesNotHideAStop) {
+    int polls = 0;
+    std::chrono::steady_clock::time_point stopped_at;
+    CompletionsResult r;
+    finishes_within(20, [&] {
+        r = run_completions(params(CompletionOp::recv, 32, Reaping::each, 100000000), {}, [&] {
+            if (++polls == 3) {
+                for (pid_t child : children())
+                    ::kill(child, SIGSTOP);
+                stopped_at = std::chrono::steady_clock::now();
+            }
+            return polls > 3 &&
+                   std::chrono::steady_clock::now() - stopped_at > std::chrono::milliseconds(300);
+        });
+    });
+    EXPECT_EQ(r.outcome.status(), "stopped");
+    EXPECT_TRUE(children().empty());
+}
+
+// A sender killed mid-run is one clear error, not a wait for ever.
+TEST(Completions, ASenderThatDiesIsAnError) {
+    int polls = 0;
+    finishes_within(20, [&] {
+        try {
+            run_completions(params(CompletionOp::recv, 32, Reaping::each, 100000000), {}, [&] {
+                if (++polls == 3)
+                    for (pid_t child : children())
+                        ::kill(child, SIGKILL);
+                return false;
+            });
+            ADD_FAILURE() << "no error";
+        } catch (const SysError& e) {
+            EXPECT_NE(std::string(e.what()).find("sender process exited"), std::string::npos)
+                << e.what();
+        }
+    });
+    EXPECT_TRUE(children().empty());
 }
 
 TEST(Completions, BadParametersAreRefused) {

@@ -1,3 +1,4 @@
+#include "child_processes.hpp"
 #include "contract/error.hpp"
 #include "experiments/events_experiment.hpp"
 #include "refused.hpp"
@@ -8,12 +9,7 @@
 #include <atomic>
 #include <chrono>
 #include <csignal>
-#include <cstdio>
-#include <cstdlib>
-#include <dirent.h>
-#include <fstream>
 #include <sys/select.h>
-#include <thread>
 #include <unistd.h>
 #include <utility>
 #include <vector>
@@ -53,23 +49,6 @@ private:
     std::vector<std::pair<int, int>> watched_; // fd, index
     long waits_ = 0;
 };
-
-// This process's children (every thread's), from /proc.
-std::vector<pid_t> children() {
-    std::vector<pid_t> out;
-    DIR* tasks = ::opendir("/proc/self/task");
-    if (!tasks)
-        return out;
-    while (dirent* e = ::readdir(tasks)) {
-        if (e->d_name[0] == '.')
-            continue;
-        std::ifstream in(std::string("/proc/self/task/") + e->d_name + "/children");
-        for (pid_t pid; in >> pid;)
-            out.push_back(pid);
-    }
-    ::closedir(tasks);
-    return out;
-}
 
 const char* const kBuiltIn[] = {"epoll",           "poll",
                                 "uring_oneshot",   "uring_oneshot_defer",
@@ -137,25 +116,6 @@ TEST(Events, PollsWaitAndEntersAreCounted) {
 }
 
 namespace {
-
-// Runs `body`; a body still running after `seconds` is a failure that
-// ends the test program (a loop that spins or blocks for ever would
-// otherwise hang the suite).
-template <typename Body> void finishes_within(int seconds, Body body) {
-    std::thread watchdog;
-    std::atomic<bool> done{false};
-    watchdog = std::thread([&] {
-        for (int i = 0; i < seconds * 10 && !done; ++i)
-            std::this_thread::sleep_for(std::chrono::milliseconds(100));
-        if (!done) {
-            std::fprintf(stderr, "FAILED: still running after %d s\n", seconds);
-            std::_Exit(1);
-        }
-    });
-    body();
-    done = true;
-    watchdog.join();
-}
 
 // A run of `loop` that would take hours, its bytes written by a peer process.
 EventsParams long_run_with_a_peer(const char* loop) {

@@ -14,6 +14,12 @@
 
 namespace uringprobe {
 
+// A wait's longest block when another process provides what is waited for
+// (a peer process's bytes, a sender's datagrams): one that stopped
+// (SIGSTOP), hangs or died must not keep a loop from asking its StopPoll
+// for longer. A signal, such as a cancel, ends any wait at once.
+constexpr int kPeerWaitMs = 100;
+
 class StopPoll {
 public:
     static constexpr int kEvery = 16;

@@ -155,9 +155,10 @@ void validate(const CompletionsParams& p, const Caps& caps) {
 namespace {
 
 // Sets up the ring and keeps p.depth operations on `fd` in flight until
-// p.completions are reaped or `stop` fires. The ring is drained and gone
-// when this returns.
-void run_ring(const CompletionsParams& p, int target_fd, CompletionsResult& r, StopPoll& stop) {
+// p.completions are reaped or `stop` fires; receives come from `sender`.
+// The ring is drained and gone when this returns.
+void run_ring(const CompletionsParams& p, int target_fd, ChildProcess* sender, CompletionsResult& r,
+              StopPoll& stop) {
     const size_t slot_bytes = p.op == CompletionOp::read ? kReadBytes : kDatagramBytes;
     std::vector<char> buffers(slot_bytes * static_cast<size_t>(p.depth));
     std::optional<Ring> ring;
@@ -213,11 +214,18 @@ void run_ring(const CompletionsParams& p, int target_fd, CompletionsResult& r, S
         ring->submitted(1);
     };
     // Interrupted while waiting: a stop may be what interrupted it; the
-    // SQEs published are in the kernel's hands either way.
+    // SQEs published are in the kernel's hands either way. Receives wait
+    // for another process, the sender: at most kPeerWaitMs at a time, then
+    // the stop is asked and the sender must still be there.
+    const __kernel_timespec peer_wait{0, kPeerWaitMs * 1000000LL};
+    const __kernel_timespec* wait_limit = sender ? &peer_wait : nullptr;
     auto submit = [&](unsigned wait_nr) {
-        int n = ring->submit_and_wait(wait_nr);
-        while (n == -EINTR)
-            n = ring->submit_and_wait(stop.poll_now() ? 0 : wait_nr);
+        int n = ring->submit_and_wait(wait_nr, wait_limit);
+        while (n == -EINTR || n == -ETIME) {
+            if (n == -ETIME && sender->exited())
+                throw SysError(EPIPE, "recv: the datagram sender process exited");
+            n = ring->submit_and_wait(stop.poll_now() ? 0 : wait_nr, wait_limit);
+        }
         check_neg_errno(n, "io_uring_enter");
     };
 
@@ -312,7 +320,7 @@ CompletionsResult run_completions(const CompletionsParams& p,
     const long sq_threads_before = count_io_threads(IoThreadSampler::kSqPoll);
     const long workers_before = count_io_threads(IoThreadSampler::kWorkers);
     StopPoll stop(should_stop);
-    run_ring(p, target_fd, r, stop);
+    run_ring(p, target_fd, datagrams ? &*datagrams->sender : nullptr, r, stop);
     // An SQPOLL thread and io-wq workers outlive their ring for a moment:
     // wait for them, so the caller finds the process as it was.
     if (p.setup_flags & IORING_SETUP_SQPOLL)

@@ -209,14 +209,11 @@ private:
     std::optional<ChildProcess> child_;
 };
 
-// A wait's longest block when a peer process writes the bytes: one that
-// stopped (SIGSTOP) or hangs must not keep a round from seeing a stop for
-// longer. A signal, such as a cancel, ends any wait at once. Bytes this
+// Waits for a peer process's bytes are bounded (kPeerWaitMs). Bytes this
 // process wrote itself are there before it waits, so those waits have no
 // timeout: the kernel reads the clock for one on every call, even one
 // that returns at once, which cost an epoll round here 12% (measured
 // 2026-12-03: bench/epoll-pingpong.c with a 100 ms timeout, 5 runs).
-constexpr int kPeerWaitMs = 100;
 
 // What the measured rounds did.
 struct Rounds {

@@ -35,6 +35,18 @@ ChildProcess::ChildProcess(const std::function<void()>& body) {
 
 ChildProcess::ChildProcess(ChildProcess&& other) noexcept : pid_(std::exchange(other.pid_, -1)) {}
 
+bool ChildProcess::exited() {
+    if (pid_ <= 0)
+        return true;
+    int status;
+    const pid_t r = waitpid(pid_, &status, WNOHANG);
+    if (r == pid_ || (r < 0 && errno == ECHILD)) {
+        pid_ = -1;
+        return true;
+    }
+    return false;
+}
+
 ChildProcess::~ChildProcess() {
     if (pid_ <= 0)
         return;

@@ -21,6 +21,9 @@ public:
     ~ChildProcess();
 
     pid_t pid() const { return pid_; }
+    // True once the child has exited (reaped here: the destructor then has
+    // nothing left to do). Never blocks.
+    bool exited();
 
 private:
     pid_t pid_ = -1;

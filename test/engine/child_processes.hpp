@@ -1,0 +1,54 @@
+// What tests of experiments with child processes share: finding the
+// children, and a watchdog for a run that must end.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <dirent.h>
+#include <fstream>
+#include <string>
+#include <sys/types.h>
+#include <thread>
+#include <vector>
+
+namespace uringprobe {
+
+// This process's children (every thread's), from /proc.
+inline std::vector<pid_t> children() {
+    std::vector<pid_t> out;
+    DIR* tasks = ::opendir("/proc/self/task");
+    if (!tasks)
+        return out;
+    while (dirent* e = ::readdir(tasks)) {
+        if (e->d_name[0] == '.')
+            continue;
+        std::ifstream in(std::string("/proc/self/task/") + e->d_name + "/children");
+        for (pid_t pid; in >> pid;)
+            out.push_back(pid);
+    }
+    ::closedir(tasks);
+    return out;
+}
+
+// Runs `body`; a body still running after `seconds` is a failure that
+// ends the test program (a loop that spins or blocks for ever would
+// otherwise hang the suite).
+template <typename Body> void finishes_within(int seconds, Body body) {
+    std::thread watchdog;
+    std::atomic<bool> done{false};
+    watchdog = std::thread([&] {
+        for (int i = 0; i < seconds * 10 && !done; ++i)
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        if (!done) {
+            std::fprintf(stderr, "FAILED: still running after %d s\n", seconds);
+            std::_Exit(1);
+        }
+    });
+    body();
+    done = true;
+    watchdog.join();
+}
+
+} // namespace uringprobe
