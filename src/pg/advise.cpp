@@ -86,7 +86,7 @@ Datum uringprobe_advise(PG_FUNCTION_ARGS) {
 
     return uringprobe::pg::run_experiment(
         fcinfo, "uringprobe_advise", uringprobe::advise_params,
-        [&](uringprobe::AdviseRequest& req, bool& stopped) {
+        [&](uringprobe::AdviseRequest& req) {
             req.process = "backend";
             req.server = uringprobe::pg::server_facts(settings);
             req.file_extend_method = file_extend_method ? file_extend_method : "";
@@ -114,7 +114,6 @@ Datum uringprobe_advise(PG_FUNCTION_ARGS) {
             }
             const uringprobe::AdviseResult r =
                 uringprobe::advise(req, uringprobe::pg::stop_requested);
-            stopped = r.outcome.is_stopped();
             return uringprobe::advise_table(r);
         });
 }

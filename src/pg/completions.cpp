@@ -30,13 +30,12 @@ Datum uringprobe_completions(PG_FUNCTION_ARGS) {
 
     return uringprobe::pg::run_experiment(
         fcinfo, "uringprobe_completions", uringprobe::completions_params,
-        [&](uringprobe::CompletionsParams& p, bool& stopped) {
+        [&](uringprobe::CompletionsParams& p) {
             const auto allowed = uringprobe::allowed_scratch_dirs(allowed_list ? allowed_list : "",
                                                                   p.dir_given, p.dir);
             uringprobe::validate(p, {});
             const uringprobe::CompletionsResult r =
                 uringprobe::run_completions(p, allowed, uringprobe::pg::stop_requested);
-            stopped = r.outcome.is_stopped();
             return uringprobe::completions_table(r);
         });
 }

@@ -70,13 +70,11 @@ private:
 
 Datum uringprobe_events(PG_FUNCTION_ARGS) {
     return uringprobe::pg::run_experiment(
-        fcinfo, "uringprobe_events", uringprobe::events_params,
-        [&](uringprobe::EventsParams& p, bool& stopped) {
+        fcinfo, "uringprobe_events", uringprobe::events_params, [&](uringprobe::EventsParams& p) {
             uringprobe::validate(p, {}, kWaitEventSet);
             const uringprobe::EventsResult r = uringprobe::run_events(
                 p, [&] { return std::make_unique<WaitEventSetWaiter>(p.pipes); },
                 uringprobe::pg::stop_requested);
-            stopped = r.outcome.is_stopped();
             return uringprobe::events_table(r);
         });
 }

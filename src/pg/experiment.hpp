@@ -18,17 +18,29 @@ namespace uringprobe::pg {
 // Extension wait event before. Call outside run_guarded(): it may raise.
 uint32 experiment_wait_event();
 
-// Polled by engines: true once a cancel or termination is pending. Reads
-// the signal flags only; the caller runs CHECK_FOR_INTERRUPTS() after the
-// engine has cleaned up.
+// The stop rule of every call, polled by the engines on the backend's
+// main thread (never from one of an experiment's threads): true once
+// PostgreSQL would end the statement or the session - a cancel, a
+// termination, transaction_timeout (17+), the client gone (checked every
+// client_connection_check_interval), the postmaster gone, or an
+// interrupt PostgreSQL keeps to itself (a recovery conflict). What must
+// not wait for the end of a call is served here as it comes: procsignal
+// barriers (DROP DATABASE waits for them), memory-context logging. May
+// throw a PgError (from call_pg). The engine then cleans up and returns,
+// and serve_interrupts_after_run() raises what ended it.
 bool stop_requested();
+// Called before a run: InterruptPending counts as new again.
+void begin_stop_checks();
+// After a run, outside run_guarded(): FATAL when the postmaster is gone,
+// then CHECK_FOR_INTERRUPTS().
+void serve_interrupts_after_run();
 
 // Runs the experiment `function` (its parameters in `table()`): reads the
 // arguments by the table, then, inside run_guarded() under the wait event,
-// sets them into a Params and calls `body(P& p, bool& stopped)`, which
-// validates and runs the engine, sets `stopped` when the engine stopped for
-// a pending interrupt, and returns the engine's Table. Afterwards the
-// interrupt is served and the table becomes the function's rows.
+// sets them into a Params and calls `body(P& p)`, which validates and
+// runs the engine (stop_requested() its stop rule) and returns the
+// engine's Table. Afterwards what ended the run, if anything, is served
+// and the table becomes the function's rows.
 template <typename P, typename Body>
 Datum run_experiment(FunctionCallInfo fcinfo, const char* function, const ParamTable<P>& (*table)(),
                      Body&& body) {
@@ -37,16 +49,15 @@ Datum run_experiment(FunctionCallInfo fcinfo, const char* function, const ParamT
     const SqlArg* args = read_sql_args(fcinfo, shape, function);
     const uint32 wait_event = experiment_wait_event();
     ResultRows out;
-    bool stopped = false;
     pgstat_report_wait_start(wait_event);
+    begin_stop_checks();
     run_guarded([&] {
         P p;
         set_from_args(table(), args, p);
-        copy_table(body(p, stopped), &out);
+        copy_table(body(p), &out);
     });
     pgstat_report_wait_end();
-    if (stopped)
-        CHECK_FOR_INTERRUPTS();
+    serve_interrupts_after_run();
     emit_rows(fcinfo, out);
     return (Datum)0;
 }

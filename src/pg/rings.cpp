@@ -14,13 +14,11 @@ Datum uringprobe_rings(PG_FUNCTION_ARGS) {
     const long long max_rings = uringprobe::pg::max_rings_setting;
     const long long max_forks = uringprobe::pg::max_forks_setting;
     return uringprobe::pg::run_experiment(
-        fcinfo, "uringprobe_rings", uringprobe::rings_params,
-        [&](uringprobe::RingsParams& p, bool& stopped) {
+        fcinfo, "uringprobe_rings", uringprobe::rings_params, [&](uringprobe::RingsParams& p) {
             uringprobe::validate(p, {{uringprobe::kMaxRings.name, max_rings},
                                      {uringprobe::kMaxForks.name, max_forks}});
             const uringprobe::RingsResult r =
                 uringprobe::run_rings(p, uringprobe::pg::stop_requested);
-            stopped = r.outcome.is_stopped();
             return uringprobe::rings_table(r);
         });
 }

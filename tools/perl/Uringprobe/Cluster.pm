@@ -222,7 +222,7 @@ sub start_cluster
 	local $ENV{PG_REGRESS} = $server->{pg_regress};
 	my $node = PostgreSQL::Test::Cluster->new($name,
 		install_path => $server->{install_path});
-	$node->init;
+	$node->init(allows_streaming => $p{streaming} // 0);
 	place_data_directory($node, "$p{data_on}/$name") if $p{data_on};
 	my $conf = '';
 	$conf .= "io_method = $io_method\n" if $server->{major} >= 18;
