@@ -57,6 +57,10 @@ endif
 
 test:
 	tools/run-tests
+# make test-sysctl: the one test that sets the host's kernel.io_uring_disabled
+# (as root; put back however it ends), which make test never touches
+test-sysctl:
+	URINGPROBE_TESTS=t/host_sysctl/io_uring_disabled.pl tools/run-tests
 # make bench [PROFILE=quick|full] [BENCHES="..."] [SERVERS="..."]
 #   [IO_METHODS="..."] [FILESYSTEMS="..."] [CLIENTS="..."] [LIST=1]
 #   [BASELINE=results/<time>] [THRESHOLD=percent] [RESULTS=dir]
@@ -84,4 +88,4 @@ soak:
 	  $(if $(SOAK_CLIENTS),URINGPROBE_SOAK_CLIENTS='$(SOAK_CLIENTS)') \
 	  $(if $(SOAK_SERVER),URINGPROBE_SOAK_SERVER='$(SOAK_SERVER)') \
 	  $(if $(SOAK_IO_METHOD),URINGPROBE_SOAK_IO_METHOD='$(SOAK_IO_METHOD)') tools/run-bench)
-.PHONY: test bench soak
+.PHONY: test test-sysctl bench soak

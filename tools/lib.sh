@@ -274,7 +274,7 @@ make_stage() {
 stage_suite() {
 	local stage=$1
 	mkdir -p "$stage/suite"
-	cp -a "$UP_ROOT/t" "$UP_ROOT/sql" "$UP_ROOT/expected" "$UP_ROOT/bench" "$stage/suite/"
+	cp -a "$UP_ROOT/t" "$UP_ROOT/sql" "$UP_ROOT/expected" "$UP_ROOT/bench" "$UP_ROOT/test" "$stage/suite/"
 	# the docs and the Makefile, for t/014's check that they agree with the code
 	cp -a "$UP_ROOT/docs" "$UP_ROOT/README.md" "$UP_ROOT/Makefile" "$stage/suite/"
 	# the TAP modules and runner, make bench's driver for t/008, the server patches
@@ -314,4 +314,51 @@ run_in_suite() {
 	# the cluster user's limits were printed once: enough
 	export URINGPROBE_LIMITS_LOGGED=1
 	return $rc
+}
+
+# sysctl_hold NAME VALUE: sets the sysctl NAME (kernel.io_uring_disabled)
+# to VALUE for the whole host until sysctl_put_back, however this shell
+# ends. Only make test-sysctl uses it (tools/with-sysctl): make test never
+# changes the host.
+#  - One holder at a time: a lock (in /run/lock) held until the value is
+#    back; a second one waits for it.
+#  - The value before is saved beside the lock first; a guard process in a
+#    session of its own (not killed with this shell's process group) puts
+#    it back as soon as this shell is gone, SIGKILL included.
+#  - A saved value found on start is one nothing could put back (the guard
+#    killed too, by hand): it is put back before anything else.
+# URINGPROBE_SYSCTL_DIR (default /proc/sys) and URINGPROBE_SYSCTL_LOCK_DIR
+# (default /run/lock) let the tests try this on plain files.
+sysctl_hold() {
+	sysctl_name=$1
+	sysctl_file=${URINGPROBE_SYSCTL_DIR:-/proc/sys}/${1//.//}
+	sysctl_saved=${URINGPROBE_SYSCTL_LOCK_DIR:-/run/lock}/uringprobe-$1.saved
+	[ -w "$sysctl_file" ] || die "cannot write $sysctl_file: this needs root and a kernel that has $1"
+	exec 9>"${sysctl_saved%.saved}.lock"
+	flock 9
+	if [ -s "$sysctl_saved" ]; then
+		log "$1: putting back $(cat "$sysctl_saved"), left by a run that could not"
+		cat "$sysctl_saved" >"$sysctl_file"
+	fi
+	cat "$sysctl_file" >"$sysctl_saved.new" && mv "$sysctl_saved.new" "$sysctl_saved"
+	sysctl_before=$(cat "$sysctl_saved")
+	# The guard holds the lock (fd 9) until it exits. This shell is gone
+	# once its /proc entry is, or is a zombie, or is another process's
+	# (the same pid, another start time).
+	# shellcheck disable=SC2016
+	setsid bash -c 'alive_since() { local s f; s=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+			s=${s##*) }; read -r -a f <<<"$s"; [ "${f[0]}" != Z ] && echo "${f[19]}"; }
+		started=$(alive_since "$1")
+		while now=$(alive_since "$1") && [ "$now" = "$started" ]; do sleep 0.2; done
+		if [ -s "$2" ]; then cat "$2" >"$3" && rm -f "$2"; fi' guard $$ "$sysctl_saved" "$sysctl_file" \
+		</dev/null >/dev/null 2>&1 &
+	sysctl_guard=$!
+	exec 9>&-
+	log "$1 = $2 for this run (was $sysctl_before)"
+	echo "$2" >"$sysctl_file"
+}
+sysctl_put_back() {
+	echo "$sysctl_before" >"$sysctl_file" && rm -f "$sysctl_saved"
+	kill "$sysctl_guard" 2>/dev/null || true # and with it the lock
+	log "$sysctl_name = $sysctl_before again"
 }

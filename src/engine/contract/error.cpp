@@ -15,8 +15,7 @@ std::string errno_hint(int err, const std::string& call) {
     switch (err) {
     case EPERM:
         if (ring_setup)
-            return "io_uring is disabled for this process: check the sysctl "
-                   "kernel.io_uring_disabled (and kernel.io_uring_group) and any seccomp filter";
+            return refusal_cause(err, refusal_facts());
         return "the operation is not permitted for this user";
     case EMFILE:
         return "the process ran out of file descriptors: raise RLIMIT_NOFILE (ulimit -n)";
@@ -27,7 +26,9 @@ std::string errno_hint(int err, const std::string& call) {
             return ring_memory_hint(ring_memory_charge());
         return "out of memory";
     case ENOSYS:
-        return "the kernel does not support io_uring";
+        if (ring_setup)
+            return refusal_cause(err, refusal_facts());
+        return "the kernel does not support this system call";
     case EINVAL:
     case EOPNOTSUPP:
         if (ring_setup)

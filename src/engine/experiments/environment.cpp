@@ -71,9 +71,25 @@ std::vector<EnvironmentRow> probe_environment(const EnvironmentRequest& req) {
 
     add("process", req.process);
     add("kernel.release", kernel_release());
-    const std::string disabled = read_first_line("/proc/sys/kernel/io_uring_disabled");
+    const RefusalFacts refusal = refusal_facts();
+    const std::string& disabled = refusal.io_uring_disabled;
     add("kernel.io_uring_disabled", disabled.empty() ? "absent" : disabled,
         io_uring_disabled_meaning(disabled));
+    if (!refusal.io_uring_group.empty())
+        add("kernel.io_uring_group", refusal.io_uring_group,
+            std::string("this process is ") + (refusal.in_group ? "" : "not ") +
+                "in it or holding CAP_SYS_ADMIN (what counts when kernel.io_uring_disabled is 1)");
+    static const char* const kSeccomp[] = {"none", "strict", "filter"};
+    add("process.seccomp",
+        refusal.seccomp_mode >= 0 && refusal.seccomp_mode <= 2 ? kSeccomp[refusal.seccomp_mode]
+                                                               : "unknown",
+        refusal.seccomp_mode == 2
+            ? "filters installed: " +
+                  (refusal.seccomp_filters >= 0 ? std::to_string(refusal.seccomp_filters)
+                                                : std::string("some")) +
+                  " (a container runtime's or a service manager's profile); one may refuse "
+                  "io_uring, as io_uring.ring_setup shows"
+            : "no seccomp filter restricts this process's system calls");
 
     const IoUringCaps caps = probe_io_uring(entries);
     if (caps.ring_ok) {

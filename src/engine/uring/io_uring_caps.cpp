@@ -3,8 +3,10 @@
 #include "contract/error.hpp"
 #include "os/fd.hpp"
 #include "os/mapping.hpp"
+#include "os/system_info.hpp"
 #include "uring/ring.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstdint>
@@ -204,6 +206,68 @@ void probe_memlock(IoUringCaps& caps) {
 }
 
 } // namespace
+
+RefusalFacts refusal_facts() {
+    RefusalFacts f;
+    f.io_uring_disabled = read_first_line("/proc/sys/kernel/io_uring_disabled");
+    f.io_uring_group = read_first_line("/proc/sys/kernel/io_uring_group");
+    unsigned long long cap_eff = 0;
+    std::ifstream status("/proc/self/status");
+    for (std::string line; std::getline(status, line);) {
+        if (line.rfind("Seccomp:", 0) == 0)
+            f.seccomp_mode = std::atoi(line.c_str() + 8);
+        else if (line.rfind("Seccomp_filters:", 0) == 0)
+            f.seccomp_filters = std::atoi(line.c_str() + 16);
+        else if (line.rfind("CapEff:", 0) == 0)
+            cap_eff = std::strtoull(line.c_str() + 7, nullptr, 16);
+    }
+    f.in_group = cap_eff & (1ULL << 21); // CAP_SYS_ADMIN
+    if (!f.io_uring_group.empty() && !f.in_group) {
+        const gid_t group = static_cast<gid_t>(std::atol(f.io_uring_group.c_str()));
+        std::vector<gid_t> groups(static_cast<size_t>(std::max(0, getgroups(0, nullptr))));
+        const int n = getgroups(static_cast<int>(groups.size()), groups.data());
+        groups.resize(static_cast<size_t>(std::max(0, n)));
+        f.in_group =
+            getegid() == group || std::find(groups.begin(), groups.end(), group) != groups.end();
+    }
+    return f;
+}
+
+std::string refusal_cause(int err, const RefusalFacts& f) {
+    const std::string filter =
+        "a seccomp filter (Seccomp: filter" +
+        (f.seccomp_filters >= 0 ? ", " + std::to_string(f.seccomp_filters) + " installed" : "") +
+        ")";
+    if (err == ENOSYS) {
+        if (f.seccomp_mode == 2 && !f.io_uring_disabled.empty())
+            return filter + " refuses io_uring with ENOSYS: this kernel has io_uring "
+                            "(kernel.io_uring_disabled exists); allow io_uring_setup, "
+                            "io_uring_enter and io_uring_register in the process's profile";
+        if (f.seccomp_mode == 2)
+            return filter + " refuses io_uring with ENOSYS, or the kernel has none (older "
+                            "than 5.1, or built without CONFIG_IO_URING)";
+        return "the kernel does not support io_uring (older than 5.1, or built without "
+               "CONFIG_IO_URING)";
+    }
+    if (f.io_uring_disabled == "2")
+        return "kernel.io_uring_disabled is 2: io_uring is disabled for every process on this "
+               "host (kernel.io_uring_disabled = 0 allows it)";
+    if (f.io_uring_disabled == "1" && !f.in_group)
+        return "kernel.io_uring_disabled is 1 and this process is neither in "
+               "kernel.io_uring_group (" +
+               (f.io_uring_group.empty() ? std::string("absent") : f.io_uring_group) +
+               ") nor holds CAP_SYS_ADMIN: add its user to that group, or set the sysctl to 0";
+    if (f.seccomp_mode == 2)
+        return filter + " refuses io_uring in this process (kernel.io_uring_disabled is " +
+               (f.io_uring_disabled.empty() ? std::string("absent") : f.io_uring_disabled) +
+               "): container runtimes' default profiles (Docker's, containerd's, since 2023) "
+               "refuse io_uring_setup with EPERM; allow io_uring_setup, io_uring_enter and "
+               "io_uring_register in the process's profile";
+    return "io_uring_setup is not permitted, and neither kernel.io_uring_disabled (" +
+           (f.io_uring_disabled.empty() ? std::string("absent") : f.io_uring_disabled) +
+           ") nor a seccomp filter explains it: a security module (SELinux, AppArmor) may "
+           "refuse it";
+}
 
 MemlockCharge ring_memory_charge() {
     static const MemlockCharge charge = [] {

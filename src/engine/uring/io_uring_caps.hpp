@@ -47,6 +47,22 @@ MemlockCharge ring_memory_charge();
 // only where ring memory is found charged to it.
 std::string ring_memory_hint(MemlockCharge charge);
 
+// What a process can see of why io_uring is refused to it.
+struct RefusalFacts {
+    std::string io_uring_disabled; // kernel.io_uring_disabled, "" where absent
+    std::string io_uring_group;    // kernel.io_uring_group, "" where absent
+    bool in_group = false;         // in that group, or holding CAP_SYS_ADMIN
+    int seccomp_mode = 0;          // /proc/self/status: 0 none, 1 strict, 2 filter
+    int seccomp_filters = -1;      // filters installed, -1 where not shown
+};
+// This process's facts.
+RefusalFacts refusal_facts();
+// Why io_uring_setup failed with `err` (EPERM or ENOSYS), as far as `f`
+// tells: kernel.io_uring_disabled (2, or 1 outside kernel.io_uring_group),
+// a seccomp filter (container runtimes' default profiles refuse io_uring
+// with EPERM), a kernel without io_uring; and what to do.
+std::string refusal_cause(int err, const RefusalFacts& f);
+
 // liburing: the version compiled against, and the one actually loaded.
 std::string liburing_compiled_version();
 std::string liburing_loaded_version(std::string* path);

@@ -22,7 +22,7 @@ our @EXPORT =
   qw(servers io_methods start_cluster postmaster_pid io_uring_fds io_uring_mappings environment
   scratch_filesystems scratch_files query_row default_scratch_dir backend_state_sql hard_limit
   set_soft_limits long_runs start_long_run children_of cancel_leaves_backend_as_was tiny_bench_run
-  poll_until);
+  poll_until refuse_io_uring_command);
 
 # The servers set up by tools/setup-servers, from the file named by
 # URINGPROBE_SERVERS ("name<TAB>pg_config<TAB>source<TAB>use" per line).
@@ -228,7 +228,10 @@ sub start_cluster
 	$conf .= "io_method = $io_method\n" if $server->{major} >= 18;
 	$conf .= "$_\n" for @{ $p{settings} // [] };
 	$node->append_conf('postgresql.conf', $conf);
-	my $started = $node->start(fail_ok => $p{fail_ok} // 0);
+	my $started =
+	    $p{refuse_io_uring}
+	  ? start_refusing_io_uring($node, $p{refuse_io_uring})
+	  : $node->start(fail_ok => $p{fail_ok} // 0);
 	return ($node, 0) unless $started;
 
 	if ($server->{major} >= 18)
@@ -245,6 +248,35 @@ sub start_cluster
 		  unless $got eq 'absent';
 	}
 	return ($node, 1);
+}
+
+# The command that runs a command with io_uring refused to it and to every
+# process it starts, as a container's seccomp profile refuses it
+# (test/refuse-io-uring.c, built once per test file): io_uring_setup,
+# io_uring_enter and io_uring_register fail with $errno (EPERM, ENOSYS);
+# nothing on the host changes.
+sub refuse_io_uring_command
+{
+	my ($errno) = @_;
+	my $bin = "$PostgreSQL::Test::Utils::tmp_check/refuse-io-uring";
+	system('cc', '-O2', '-Wall', '-o', $bin, 'test/refuse-io-uring.c') == 0
+	  or die "cannot build test/refuse-io-uring.c\n"
+	  unless -x $bin;
+	return ($bin, '--errno', $errno);
+}
+
+# Start $node's server under refuse_io_uring_command($errno): the filter
+# passes from pg_ctl to the postmaster and every process it starts. True
+# if it started (PostgreSQL 18 with io_method=io_uring does not).
+sub start_refusing_io_uring
+{
+	my ($node, $errno) = @_;
+	local %ENV = $node->_get_env(PGAPPNAME => undef);
+	my $started = PostgreSQL::Test::Utils::system_log(refuse_io_uring_command($errno),
+		'pg_ctl', '--wait', '--pgdata' => $node->data_dir, '--log' => $node->logfile,
+		'--options' => '--cluster-name=' . $node->name, 'start') == 0;
+	$node->_update_pid($started ? 1 : -1);
+	return $started;
 }
 
 # Move a freshly initialised data directory to $target (another filesystem)

@@ -1,0 +1,102 @@
+#include "../refuse_io_uring.h"
+#include "contract/error.hpp"
+#include "experiments/completions_experiment.hpp"
+#include "uring/io_uring_caps.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cerrno>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace uringprobe;
+
+namespace {
+
+RefusalFacts facts(const char* disabled, int seccomp_mode, bool in_group = false) {
+    RefusalFacts f;
+    f.io_uring_disabled = disabled;
+    f.io_uring_group = "-1";
+    f.in_group = in_group;
+    f.seccomp_mode = seccomp_mode;
+    f.seccomp_filters = seccomp_mode == 2 ? 1 : -1;
+    return f;
+}
+
+bool says(const std::string& text, const char* what) {
+    return text.find(what) != std::string::npos;
+}
+
+// Runs `body` in a child process whose io_uring a seccomp filter refuses
+// with `err`; returns what it wrote to its pipe.
+template <typename Body> std::string in_refused_child(int err, Body body) {
+    int fds[2];
+    EXPECT_EQ(::pipe(fds), 0);
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        ::close(fds[0]);
+        std::string out = refuse_io_uring(err) == 0 ? body() : "no filter";
+        (void)!::write(fds[1], out.data(), out.size());
+        ::_exit(0);
+    }
+    ::close(fds[1]);
+    std::string out;
+    char buf[4096];
+    for (ssize_t n; (n = ::read(fds[0], buf, sizeof buf)) > 0;)
+        out.append(buf, static_cast<size_t>(n));
+    ::close(fds[0]);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    return out;
+}
+
+} // namespace
+
+// Each cause the facts tell apart is the one named, with what to do.
+TEST(Refusal, EachCauseNamed) {
+    EXPECT_TRUE(says(refusal_cause(EPERM, facts("2", 0)), "kernel.io_uring_disabled is 2"));
+    // the sysctl is named before a filter that may be there too
+    EXPECT_TRUE(says(refusal_cause(EPERM, facts("2", 2)), "kernel.io_uring_disabled is 2"));
+    EXPECT_TRUE(says(refusal_cause(EPERM, facts("1", 0)), "neither in kernel.io_uring_group"));
+    // in the group, the sysctl does not refuse it: the filter does
+    EXPECT_TRUE(says(refusal_cause(EPERM, facts("1", 2, true)), "a seccomp filter"));
+    EXPECT_TRUE(says(refusal_cause(EPERM, facts("0", 2)), "a seccomp filter"));
+    EXPECT_TRUE(says(refusal_cause(EPERM, facts("", 2)), "kernel.io_uring_disabled is absent"));
+    EXPECT_TRUE(says(refusal_cause(EPERM, facts("0", 0)), "security module"));
+    EXPECT_TRUE(says(refusal_cause(ENOSYS, facts("0", 2)), "this kernel has io_uring"));
+    EXPECT_TRUE(says(refusal_cause(ENOSYS, facts("", 2)), "or the kernel has none"));
+    EXPECT_TRUE(says(refusal_cause(ENOSYS, facts("", 0)), "does not support io_uring"));
+}
+
+// A process under a container's seccomp profile: its ring set-up fails
+// with the filter's errno, and the hint names the filter, nothing else.
+TEST(Refusal, ASeccompFilterIsSeenAndNamed) {
+    for (int err : {EPERM, ENOSYS}) {
+        const std::string out = in_refused_child(err, [] {
+            const IoUringCaps caps = probe_io_uring(8);
+            const RefusalFacts f = refusal_facts();
+            return std::to_string(caps.ring_ok) + " " + std::to_string(caps.ring_err) + " " +
+                   std::to_string(f.seccomp_mode) + " " +
+                   errno_hint(caps.ring_err, "io_uring_setup");
+        });
+        EXPECT_EQ(out.rfind("0 " + std::to_string(err) + " 2 ", 0), 0u) << out;
+        EXPECT_TRUE(says(out, "a seccomp filter")) << out;
+    }
+}
+
+// An experiment that needs io_uring fails with one error naming the filter.
+TEST(Refusal, AnExperimentSaysWhy) {
+    const std::string out = in_refused_child(EPERM, [] {
+        CompletionsParams p;
+        p.completions = 10;
+        try {
+            run_completions(p, {}, [] { return false; });
+        } catch (const SysError& e) {
+            return std::to_string(e.err()) + " " + e.what() + " / " + e.hint();
+        }
+        return std::string("no error");
+    });
+    EXPECT_EQ(out.rfind(std::to_string(EPERM) + " ", 0), 0u) << out;
+    EXPECT_TRUE(says(out, "a seccomp filter")) << out;
+}

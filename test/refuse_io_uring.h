@@ -1,0 +1,47 @@
+/* io_uring refused to this process and every process it starts, as a
+ * container runtime's seccomp profile refuses it (Docker's and containerd's
+ * default profiles since 2023): io_uring_setup, io_uring_enter and
+ * io_uring_register fail with `err` (EPERM there), every other system call
+ * runs. Nothing outside the process changes. Used by the engine tests and
+ * by test/refuse-io-uring.c, which starts a server this way. C and C++. */
+#ifndef URINGPROBE_REFUSE_IO_URING_H
+#define URINGPROBE_REFUSE_IO_URING_H
+
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+
+#if defined(__x86_64__)
+#define URINGPROBE_AUDIT_ARCH AUDIT_ARCH_X86_64
+#elif defined(__aarch64__)
+#define URINGPROBE_AUDIT_ARCH AUDIT_ARCH_AARCH64
+#else
+#error "refuse_io_uring: add this architecture's AUDIT_ARCH"
+#endif
+
+/* 0, or -1 with errno set. */
+static inline int refuse_io_uring(int err) {
+    /* The three io_uring calls are numbered together (425-427) on every
+     * architecture of the generic table. Another architecture's calls
+     * (a 32-bit process on a 64-bit kernel) pass. */
+    struct sock_filter code[] = {
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, URINGPROBE_AUDIT_ARCH, 1, 0),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+        BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, __NR_io_uring_setup, 0, 2),
+        BPF_JUMP(BPF_JMP | BPF_JGT | BPF_K, __NR_io_uring_register, 1, 0),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ((unsigned)err & SECCOMP_RET_DATA)),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+    };
+    struct sock_fprog prog = {(unsigned short)(sizeof code / sizeof code[0]), code};
+    /* A filter needs no privilege once the process gives up gaining any. */
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+        return -1;
+    return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog);
+}
+
+#endif

@@ -1,0 +1,99 @@
+# What a test of a refused io_uring checks on one server, whatever refuses
+# it (a seccomp filter in t/021, the host's sysctl in t/host_sysctl/): the
+# environment report says so and names the cause; PostgreSQL 18 with
+# io_method=io_uring does not start; under io_method=sync every experiment
+# that needs io_uring fails with one error (SQLSTATE 42501, the errno and a
+# hint naming the cause), the paths without io_uring still run, the backend
+# holds afterwards exactly what it held before, and no scratch file is
+# left; uringprobe_advise() says worker, naming the cause.
+package Uringprobe::IoUringRefused;
+
+use strict;
+use warnings;
+use Exporter 'import';
+use PostgreSQL::Test::Utils;
+use Test::More;
+use Uringprobe::Cluster;
+
+our @EXPORT = qw(check_io_uring_refused);
+
+# check_io_uring_refused(server => $server, label => 'seccomp',
+#   cli => [ prefix ], start => { start_cluster's arguments },
+#   env => { row => qr/value/ }, cause => qr/.../)
+sub check_io_uring_refused
+{
+	my (%p) = @_;
+	my $server = $p{server};
+	my $name = "$server->{name} ($p{label})";
+	my $scratch = default_scratch_dir();
+	my $state = backend_state_sql();
+	my @need_io_uring = (
+		'uringprobe_rings(rings => 2, forks => 2, mode => \'mmap\')',
+		"uringprobe_extend('$scratch', 'fallocate', 'io_uring', total_mb => 1)",
+		"uringprobe_completions('nop', 8, 'batch', 'batch', '', 1000)",
+		"uringprobe_completions('nop', 8, 'batch', 'batch', 'sqpoll', 1000)",
+		"uringprobe_completions('recv', 8, 'batch', 'batch', '', 1000)",
+		"uringprobe_events('uring_oneshot', 1, 1000)",
+		"uringprobe_events('uring_multishot_defer', 1, 1000)");
+	my @without = (
+		"uringprobe_extend('$scratch', 'mdzeroextend', 'sync', total_mb => 1)",
+		"uringprobe_events('epoll', 1, 1000)",
+		"uringprobe_events('pg_waiteventset', 1, 1000)");
+
+	my ($out) = run_command([ @{ $p{cli} }, "$server->{bindir}/uringprobe-cli", 'environment', '--format', 'tsv' ]);
+	for my $row (sort keys %{ $p{env} })
+	{
+		like($out, qr/^\Q$row\E\t$p{env}{$row}/m, "$name: the environment report's $row");
+	}
+	like($out, qr/^io_uring\.ring_setup\tfailed: EPERM [^\t]*\t.*$p{cause}/m,
+		"$name: and that a ring cannot be set up, naming the cause");
+
+	if ($server->{major} >= 18)
+	{
+		my ($node, $started) = start_cluster(%{ $p{start} }, server => $server, io_method => 'io_uring',
+			name => "refused_io_uring_$server->{name}", fail_ok => 1);
+		ok(!$started, "$name: io_method=io_uring does not start");
+		like(slurp_file($node->logfile), qr/io_uring|Operation not permitted/, "$name: and its log says why");
+	}
+
+	my ($node) = start_cluster(%{ $p{start} }, server => $server, io_method => 'sync',
+		name => "refused_sync_$server->{name}", settings => ["uringprobe.scratch_dirs = '$scratch'"]);
+	$node->safe_psql('postgres', 'CREATE EXTENSION uringprobe');
+	my $env = environment($node);
+	like($env->{'io_uring.ring_setup'}[0], qr/^failed: EPERM/, "$name: the backend's environment report agrees");
+	like($env->{'io_uring.ring_setup'}[1], $p{cause}, "$name: ... naming the cause");
+
+	for my $call (@need_io_uring)
+	{
+		my ($ret, $stdout, $stderr) = $node->psql('postgres', "$state; SELECT count(*) FROM $call; $state",
+			extra_params => ['--set=VERBOSITY=verbose'], on_error_stop => 0);
+		like($stderr, qr/ERROR:  42501: uringprobe: io_uring_queue_init: Operation not permitted/,
+			"$name: $call: fails with 42501, naming the call and errno");
+		is(scalar(() = $stderr =~ /ERROR:/g), 1, "$name: $call: one error");
+		like($stderr, qr/HINT:  .*$p{cause}/, "$name: $call: the hint names the cause");
+		my ($before, $after) = split /\n/, $stdout;
+		is($after, $before, "$name: $call: the backend holds what it held ($before)");
+	}
+	for my $call (@without)
+	{
+		is($node->safe_psql('postgres', "SELECT status FROM $call"), 'ok', "$name: $call still runs");
+	}
+	is_deeply([ scratch_files($scratch) ], [], "$name: no scratch file left");
+
+	# The advice: worker, because io_uring is refused; nothing about rings
+	# measured, and said so.
+	my %advice = map { my @c = split /\x1f/, $_, 4; ($c[0] => { advice => $c[1], confidence => $c[2], evidence => $c[3] }) }
+	  split /\n/, $node->safe_psql('postgres',
+		"SELECT concat_ws(E'\\x1f', setting, advice, confidence, evidence) FROM uringprobe_advise(budget => '2 s')");
+	my $on18 = $server->{major} >= 18 ? '' : 'on PostgreSQL 18: ';
+	is($advice{io_method}{advice}, "${on18}io_method = worker", "$name: the advice is io_method = worker");
+	is($advice{io_method}{confidence}, 'high', "$name: with confidence high");
+	like($advice{io_method}{evidence}, qr/^io_uring_setup fails in this process: EPERM .*$p{cause}/,
+		"$name: because io_uring is refused, naming the cause");
+	like($advice{'ring layout'}{evidence}, qr/^fork cost not measured: this process cannot create a ring/,
+		"$name: the fork cost is not measured, and says why");
+	$node->stop;
+	return;
+}
+
+1;
