@@ -218,6 +218,7 @@ for my $server (@servers)
 		($rows, $by) = advise($node, "budget => '10 ms'");
 		rows_are_honest($rows, "$cell, 10 ms");
 		is($by->{'io_method'}{confidence}, 'low', "$cell, 10 ms: io_method unmeasured: low");
+		is($by->{'io_method'}{advice}, 'keep io_method = worker', "$cell, 10 ms: ... and the current value kept");
 		like($by->{'io_method'}{cost}, qr/^not measured/, "$cell, 10 ms: no figure for its cost");
 		like($by->{'file_extend_method (pg_default)'}{evidence}, qr/^not measured: the budget had no room/,
 			"$cell, 10 ms: the extension says why it was not measured");

@@ -244,20 +244,29 @@ TEST(AdviseRules, IoMethodNearTheLineFollowsTheMedianAndIsNotSure) {
     EXPECT_EQ(r.confidence, "medium");
 }
 
-TEST(AdviseRules, IoMethodUnmeasuredFallsBackOnTheLayout) {
+// Nothing measured (a budget with no room): the current value is kept
+// whatever the layout, not guessed at.
+TEST(AdviseRules, IoMethodUnmeasuredKeepsTheCurrentValue) {
     AdviceRow r =
         io_method_advice(context(true), not_measured("the budget had no room for a round"));
-    EXPECT_EQ(r.advice, "io_method = io_uring");
+    EXPECT_EQ(r.advice, "keep io_method = worker");
     EXPECT_EQ(r.confidence, "low");
     EXPECT_EQ(r.cost, "not measured: computed, every fork copies 982 ring fds");
     EXPECT_NE(r.evidence.find("fork cost not measured: the budget had no room for a round"),
               std::string::npos);
-    r = io_method_advice(context(false), not_measured("the budget had no room for a round"));
-    EXPECT_EQ(r.advice,
-              "io_method = worker (or io_uring with the rings in one region: see ring layout)");
+    AdviseContext c = context(false);
+    c.server.io_method = "io_uring";
+    r = io_method_advice(c, not_measured("the budget had no room for a round"));
+    EXPECT_EQ(r.advice, "keep io_method = io_uring");
     EXPECT_EQ(r.confidence, "low");
     EXPECT_EQ(r.cost,
               "not measured: computed, every fork copies 2946 ring mappings and 982 ring fds");
+    c.server.io_method = "sync";
+    EXPECT_EQ(io_method_advice(c, not_measured("x")).advice, "keep io_method = sync");
+    c.server.version_num = 150010;
+    c.server.version = "15.10";
+    EXPECT_EQ(io_method_advice(c, not_measured("x")).advice,
+              "on PostgreSQL 18: no advice without the fork cost (see evidence)");
 }
 
 TEST(AdviseRules, IoMethodShortOfDescriptorsSaysTheLimit) {

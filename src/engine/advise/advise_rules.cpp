@@ -94,11 +94,15 @@ AdviceRow io_method_advice(const AdviseContext& c, const ForkCostSummary& fork) 
     if (plan.emfile || plan.enomem)
         return io_method_would_not_start(c, current, fork);
     // It starts: is what every connection pays for the rings acceptable?
+    // Not measured: the current value is kept, not guessed at.
     const auto& own = fork.layout(plan.one_region);
     const LayoutJudgement j = own ? judge_layout(*own) : LayoutJudgement{};
-    const bool acceptable = own ? !j.adds : plan.one_region;
+    const bool acceptable = own && !j.adds;
     std::string advice = on18(c) + (acceptable ? "io_method = io_uring" : "io_method = worker");
-    if (!acceptable && !plan.one_region && c.no_mmap_accepted)
+    if (!own)
+        advice = c.pg18() ? "keep io_method = " + c.server.io_method
+                          : on18(c) + "no advice without the fork cost (see evidence)";
+    else if (!acceptable && !plan.one_region && c.no_mmap_accepted)
         advice += " (or io_uring with the rings in one region: see ring layout)";
     if (acceptable && plan.fd_headroom_short)
         advice += " with ulimit -n " + std::to_string(plan.fds_recommended);
