@@ -461,6 +461,41 @@ TEST(AdviseRules, UlimitL) {
                           "created under RLIMIT_MEMLOCK 0)");
 }
 
+// Whether ring memory is charged could not be told (every ring failed
+// with ENOMEM, the hard limit as low): no claim either way, and low.
+TEST(AdviseRules, UlimitLUnknownClaimsNothing) {
+    AdviseContext c = context();
+    c.memlock = MemlockCharge::unknown;
+    c.memlock_detail = "ring creation failed with ENOMEM under RLIMIT_MEMLOCK 0, the hard limit "
+                       "too: ring memory charged to it, or memory short";
+    c.limits.memlock_soft = 0;
+    c.ring_ok = false;
+    c.ring_err = ENOMEM;
+    AdviceRow r = ulimit_l_advice(c);
+    EXPECT_EQ(r.advice, "ulimit -l 7856 (KiB) if ring memory is charged to it: rings fail here "
+                        "with ENOMEM");
+    EXPECT_EQ(r.confidence, "low");
+    EXPECT_EQ(r.evidence.find("does not charge"), std::string::npos) << r.evidence;
+    EXPECT_EQ(io_method_advice(c, not_measured("x")).advice, "io_method = worker");
+    // found charged (the hard limit allowed a ring): worker until the limit allows them
+    c.memlock = MemlockCharge::charged;
+    EXPECT_EQ(io_method_advice(c, not_measured("x")).advice,
+              "io_method = worker until ulimit -l is at least 7856");
+    // the plan's ring memory, estimated where no ring could be made
+    IoUringCaps none;
+    none.ring_err = ENOMEM;
+    const RingPlan plan = plan_pg18_rings(c.server.settings, none, c.limits);
+    EXPECT_EQ(plan.bytes_per_ring, 8192u);
+    EXPECT_EQ(plan.mappings_per_ring, 2);
+    EXPECT_NE(plan.layout.find("(estimated: no ring could be created here)"), std::string::npos);
+    // nothing failed, nothing probed
+    c.memlock = MemlockCharge::unknown;
+    c.ring_ok = true;
+    c.limits.memlock_soft = 64 * 1024;
+    EXPECT_EQ(ulimit_l_advice(c).advice,
+              "keep ulimit -l 64 (whether ring memory is charged to it is unknown)");
+}
+
 // ---- budget ----
 
 TEST(AdviseRules, BudgetSaysWhatMoreTimeWouldBuy) {

@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <string>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -28,15 +29,14 @@ bool says(const std::string& text, const char* what) {
     return text.find(what) != std::string::npos;
 }
 
-// Runs `body` in a child process whose io_uring a seccomp filter refuses
-// with `err`; returns what it wrote to its pipe.
-template <typename Body> std::string in_refused_child(int err, Body body) {
+// Runs `body` in a child process; returns the text it returned.
+template <typename Body> std::string in_child(Body body) {
     int fds[2];
     EXPECT_EQ(::pipe(fds), 0);
     const pid_t pid = ::fork();
     if (pid == 0) {
         ::close(fds[0]);
-        std::string out = refuse_io_uring(err) == 0 ? body() : "no filter";
+        std::string out = body();
         (void)!::write(fds[1], out.data(), out.size());
         ::_exit(0);
     }
@@ -51,7 +51,42 @@ template <typename Body> std::string in_refused_child(int err, Body body) {
     return out;
 }
 
+// Runs `body` in a child process whose io_uring a seccomp filter refuses
+// with `err`.
+template <typename Body> std::string in_refused_child(int err, Body body) {
+    return in_child([&] { return refuse_io_uring(err) == 0 ? body() : "no filter"; });
+}
+
+std::string memlock_seen(const IoUringCaps& caps) {
+    static const char* const kNames[] = {"charged", "not charged", "exempt", "unknown"};
+    return std::to_string(caps.ring_ok) + " " + kNames[int(caps.memlock)] + ": " +
+           caps.memlock_detail;
+}
+
 } // namespace
+
+// Every ring fails with ENOMEM under RLIMIT_MEMLOCK 0 where ring memory is
+// charged to it: raising the soft limit to the hard one tells it is; with
+// the hard limit as low, nothing is claimed (it was "not charged" before).
+TEST(Refusal, MemlockWhenEveryRingFails) {
+    const std::string probe = in_child([] { return memlock_seen(probe_io_uring(64)); });
+    if (probe.rfind("1 charged", 0) != 0)
+        GTEST_SKIP() << "ring memory is not charged to RLIMIT_MEMLOCK here: " << probe;
+    const std::string soft_only = in_child([] {
+        rlimit l{};
+        getrlimit(RLIMIT_MEMLOCK, &l);
+        l.rlim_cur = 0;
+        setrlimit(RLIMIT_MEMLOCK, &l);
+        return memlock_seen(probe_io_uring(64));
+    });
+    EXPECT_EQ(soft_only.rfind("0 charged: ", 0), 0u) << soft_only;
+    const std::string both = in_child([] {
+        rlimit l{0, 0};
+        setrlimit(RLIMIT_MEMLOCK, &l);
+        return memlock_seen(probe_io_uring(64));
+    });
+    EXPECT_EQ(both.rfind("0 unknown: ", 0), 0u) << both;
+}
 
 // Each cause the facts tell apart is the one named, with what to do.
 TEST(Refusal, EachCauseNamed) {

@@ -3,6 +3,8 @@
 #include "os/process_snapshot.hpp"
 #include "refused.hpp"
 #include "uring/io_uring_caps.hpp"
+#include "uring/pg_ring_plan.hpp"
+#include "uring/ring.hpp"
 
 #include <gtest/gtest.h>
 #include <sys/resource.h>
@@ -138,4 +140,13 @@ TEST(Rings, BadParametersAreRefused) {
     set_ring_modes(q, "no_mmap");
     EXPECT_FALSE(q.mmap);
     EXPECT_TRUE(q.no_mmap);
+}
+
+// The ring memory estimated where no ring can be made is what a ring of
+// the same entries really maps here (io_max_concurrency's range).
+TEST(Rings, EstimatedRingBytesAreARealRings) {
+    for (unsigned entries : {1u, 16u, 64u, 100u, 256u, 1000u, 1024u}) {
+        const Ring ring(entries);
+        EXPECT_EQ(estimated_ring_bytes(entries), ring.mapped_bytes()) << entries << " entries";
+    }
 }

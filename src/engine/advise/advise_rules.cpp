@@ -5,6 +5,7 @@
 #include "contract/error.hpp"
 #include "contract/number_text.hpp"
 
+#include <cerrno>
 #include <cmath>
 #include <cstring>
 
@@ -23,10 +24,14 @@ AdviceRow row(std::string topic, std::string setting, std::string current, std::
             std::move(confidence), std::move(evidence), std::move(cost)};
 }
 
-// io_uring_setup fails in this process: worker, for certain.
+// io_uring_setup fails in this process: worker, for certain; until ulimit
+// -l allows the rings where it failed for ring memory charged to it.
 AdviceRow io_method_refused(const AdviseContext& c, const std::string& current) {
     const char* name = strerrorname_np(c.ring_err);
-    return row("io_method", "io_method", current, on18(c) + "io_method = worker", "high",
+    std::string advice = on18(c) + "io_method = worker";
+    if (c.ring_err == ENOMEM && c.memlock == MemlockCharge::charged)
+        advice += " until ulimit -l is at least " + kib_text(c.plan.locked_bytes);
+    return row("io_method", "io_method", current, advice, "high",
                "io_uring_setup fails in this process: " + std::string(name ? name : "errno") +
                    " (" + std::strerror(c.ring_err) +
                    "): " + errno_hint(c.ring_err, "io_uring_setup") + "; " + kernel_text(c),
@@ -241,8 +246,18 @@ AdviceRow ulimit_l_advice(const AdviseContext& c) {
     const RingPlan& plan = c.plan;
     const bool unlimited = lim.memlock_soft == ~0ULL;
     const std::string now = unlimited ? "unlimited" : kib_text(lim.memlock_soft);
-    std::string advice, evidence;
-    if (c.memlock != MemlockCharge::charged) {
+    std::string advice, evidence, confidence = "high";
+    if (c.memlock == MemlockCharge::unknown) {
+        // Not probed, or a probe that could not tell: no claim either way.
+        confidence = "low";
+        evidence = "whether ring memory is charged to RLIMIT_MEMLOCK here is unknown (" +
+                   c.memlock_detail + ")";
+        advice =
+            !c.ring_ok && c.ring_err == ENOMEM
+                ? on18(c) + "ulimit -l " + kib_text(plan.ring_bytes) +
+                      " (KiB) if ring memory is charged to it: rings fail here with ENOMEM"
+                : "keep ulimit -l " + now + " (whether ring memory is charged to it is unknown)";
+    } else if (c.memlock != MemlockCharge::charged) {
         advice = "keep ulimit -l " + now + " (ring memory is not charged to it here)";
         evidence =
             "this kernel does not charge ring memory to RLIMIT_MEMLOCK (" + c.memlock_detail + ")";
@@ -260,7 +275,7 @@ AdviceRow ulimit_l_advice(const AdviseContext& c) {
                                 : now + " (margin " +
                                       kib_text(lim.memlock_soft - plan.locked_bytes) + " KiB)");
     }
-    return row("limits", "ulimit -l", unlimited ? now : now + " KiB", advice, "high", evidence,
+    return row("limits", "ulimit -l", unlimited ? now : now + " KiB", advice, confidence, evidence,
                mib_text(plan.ring_bytes) + " of ring memory");
 }
 

@@ -205,6 +205,45 @@ void probe_memlock(IoUringCaps& caps) {
     }
 }
 
+// The first ring failed with ENOMEM, so a ring under a limit of 0 tells
+// nothing: its memory is charged to RLIMIT_MEMLOCK if a ring is created
+// once the soft limit is raised to the hard one. Where they are equal,
+// which of the two it was stays unknown, and the detail says so.
+void probe_memlock_after_enomem(IoUringCaps& caps) {
+    if (has_cap_ipc_lock()) {
+        caps.memlock = MemlockCharge::exempt;
+        caps.memlock_detail = "this process has CAP_IPC_LOCK: its rings are not charged";
+        return;
+    }
+    rlimit saved{};
+    if (getrlimit(RLIMIT_MEMLOCK, &saved) != 0) {
+        caps.memlock_detail = std::string("getrlimit: ") + std::strerror(errno);
+        return;
+    }
+    const std::string soft =
+        saved.rlim_cur == RLIM_INFINITY ? std::string("unlimited") : std::to_string(saved.rlim_cur);
+    caps.memlock_detail = "ring creation failed with ENOMEM under RLIMIT_MEMLOCK " + soft +
+                          ", the hard limit too: ring memory charged to it, or memory short";
+    if (saved.rlim_cur >= saved.rlim_max)
+        return;
+    rlimit raised = saved;
+    raised.rlim_cur = saved.rlim_max;
+    if (setrlimit(RLIMIT_MEMLOCK, &raised) != 0)
+        return;
+    bool created = false;
+    try {
+        Ring ring(8);
+        created = true;
+    } catch (const SysError&) {
+    }
+    setrlimit(RLIMIT_MEMLOCK, &saved);
+    if (created) {
+        caps.memlock = MemlockCharge::charged;
+        caps.memlock_detail = "ring creation failed with ENOMEM under the soft RLIMIT_MEMLOCK " +
+                              soft + " and succeeded under the hard limit";
+    }
+}
+
 } // namespace
 
 RefusalFacts refusal_facts() {
@@ -332,6 +371,8 @@ IoUringCaps probe_io_uring(unsigned entries) {
         if (caps.ring_ok)
             throw;
         caps.ring_err = e.err();
+        if (caps.ring_err == ENOMEM)
+            probe_memlock_after_enomem(caps);
         return caps;
     }
     caps.setup_flags.push_back(probe_setup_flag("SQPOLL", kSetupSqpoll, entries));

@@ -24,7 +24,17 @@ constexpr bool kHaveQueueInitMem = true;
 constexpr bool kHaveQueueInitMem = false;
 #endif
 
+constexpr int kEstimatedMappings = 2;
+
 } // namespace
+
+size_t estimated_ring_bytes(unsigned entries) {
+    unsigned rounded = 1; // the kernel's: a power of two
+    while (rounded < entries)
+        rounded <<= 1;
+    entries = rounded;
+    return page_round(512 + size_t(entries) * (2 * 16 + 4)) + page_round(size_t(entries) * 64);
+}
 
 const ParamTable<Pg18Settings>& pg18_settings_params() {
     // PostgreSQL 18's own defaults and ranges for these settings.
@@ -94,11 +104,16 @@ RingPlan plan_pg18_rings(const Pg18Settings& s, const IoUringCaps& caps, const P
     } else {
         p.bytes_per_ring = caps.mmap_ring_bytes;
         p.mappings_per_ring = caps.mmap_ring_mappings;
-        p.layout = "separate: " + std::to_string(caps.mmap_ring_mappings) +
-                   " kernel mappings per ring, " +
-                   std::to_string(p.rings * caps.mmap_ring_mappings) +
+        if (!caps.ring_ok) {
+            p.bytes_per_ring = estimated_ring_bytes(static_cast<unsigned>(s.io_max_concurrency));
+            p.mappings_per_ring = kEstimatedMappings;
+        }
+        p.layout = "separate: " + std::to_string(p.mappings_per_ring) +
+                   " kernel mappings per ring, " + std::to_string(p.rings * p.mappings_per_ring) +
                    " in the postmaster and every backend";
-        if (!s.built_with_queue_init_mem)
+        if (!caps.ring_ok)
+            p.layout += " (estimated: no ring could be created here)";
+        else if (!s.built_with_queue_init_mem)
             p.layout += " (server built without io_uring_queue_init_mem)";
         else if (!no_mmap_ok)
             p.layout += " (kernel refuses IORING_SETUP_NO_MMAP)";

@@ -60,4 +60,10 @@ void validate(const Pg18Settings& s);
 ProcessLimits current_limits();
 RingPlan plan_pg18_rings(const Pg18Settings& s, const IoUringCaps& caps, const ProcessLimits& lim);
 
+// A ring of `entries` (rounded up to a power of two, as the kernel does)
+// where none could be created to measure one, in the kernel's layout since 5.4: one mapping for
+// both rings (a header under 512 bytes, two 16-byte CQEs and a 4-byte SQ index per entry) and one
+// for the 64-byte SQEs, each page-rounded.
+size_t estimated_ring_bytes(unsigned entries);
+
 } // namespace uringprobe
