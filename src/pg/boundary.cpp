@@ -2,7 +2,13 @@
 
 #include "../engine/contract/error.hpp"
 
+extern "C" {
+#include "mb/pg_wchar.h" // pg_mbcliplen
+}
+
+#include <algorithm>
 #include <cerrno>
+#include <climits>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -12,9 +18,18 @@ namespace uringprobe::pg {
 
 namespace {
 
+// Copies `src` into dst[size], cut where it must be at the end of a
+// character in the database's encoding (pg_mbcliplen: no allocation, no
+// error): a character cut in two would turn the error into another one
+// (22021) when the message is converted to the client's encoding.
 void copy_text(char* dst, size_t size, const char* src) {
-    std::strncpy(dst, src ? src : "", size - 1);
-    dst[size - 1] = '\0';
+    src = src ? src : "";
+    const size_t len = std::strlen(src);
+    const int n = len < size ? static_cast<int>(len)
+                             : pg_mbcliplen(src, static_cast<int>(std::min<size_t>(len, INT_MAX)),
+                                            static_cast<int>(size) - 1);
+    std::memcpy(dst, src, static_cast<size_t>(n));
+    dst[n] = '\0';
 }
 
 int sqlstate_for_errno(int err) {
@@ -43,11 +58,29 @@ int sqlstate_for_errno(int err) {
 
 void take_pg_error(const char* what, MemoryContext cxt, CapturedError* out) noexcept {
     MemoryContextSwitchTo(cxt);
-    ErrorData* e = CopyErrorData();
-    FlushErrorState();
     out->raised = true;
+    // CopyErrorData allocates, and an ERROR it raised (out of memory) here
+    // would jump past the engine's frames: it is caught too, and the
+    // error then is one this code can say without allocating.
+    ErrorData* volatile e = nullptr;
+    PG_TRY();
+    { e = CopyErrorData(); }
+    PG_CATCH();
+    { e = nullptr; }
+    PG_END_TRY();
+    MemoryContextSwitchTo(cxt);
+    FlushErrorState();
+    if (!e) {
+        out->sqlstate = ERRCODE_OUT_OF_MEMORY;
+        snprintf(out->message, sizeof out->message, "%s: out of memory copying its error", what);
+        return;
+    }
     out->sqlstate = e->sqlerrcode;
-    snprintf(out->message, sizeof out->message, "%s: %s", what, e->message ? e->message : "");
+    char prefix[128];
+    snprintf(prefix, sizeof prefix, "%s: ", what);
+    const size_t n = std::strlen(prefix);
+    std::memcpy(out->message, prefix, n);
+    copy_text(out->message + n, sizeof out->message - n, e->message);
     copy_text(out->detail, sizeof out->detail, e->detail);
     copy_text(out->hint, sizeof out->hint, e->hint);
     FreeErrorData(e);
