@@ -24,3 +24,14 @@ SET statement_timeout = '500ms';
 SELECT evidence LIKE '%lowered from 20.0 s to 0.25 s, half of statement_timeout%' AS lowered
 FROM uringprobe_advise(budget => '20 s', concurrency => 1) WHERE topic = 'budget';
 RESET statement_timeout;
+
+-- Its catalog query is the catalog's own whatever the search_path: an
+-- operator <> that a schema ahead of pg_catalog offers is never called.
+CREATE SCHEMA regress_shadow;
+CREATE FUNCTION regress_shadow.ne(name, name) RETURNS boolean LANGUAGE plpgsql AS $$
+BEGIN RAISE EXCEPTION 'the shadowing operator was called'; END $$;
+CREATE OPERATOR regress_shadow.<> (LEFTARG = name, RIGHTARG = name, FUNCTION = regress_shadow.ne);
+SET search_path = regress_shadow, pg_catalog, public;
+SELECT count(*) > 0 AS advised FROM uringprobe_advise(budget => '1 ms');
+RESET search_path;
+DROP SCHEMA regress_shadow CASCADE;

@@ -37,7 +37,7 @@ int read_tablespaces(TablespaceText** out) {
     if (SPI_connect() != SPI_OK_CONNECT)
         elog(ERROR, "uringprobe_advise: SPI_connect failed");
     if (SPI_execute("SELECT oid, spcname FROM pg_catalog.pg_tablespace "
-                    "WHERE spcname <> 'pg_global' ORDER BY oid",
+                    "WHERE spcname OPERATOR(pg_catalog.<>) 'pg_global' ORDER BY oid",
                     true, 0) != SPI_OK_SELECT)
         elog(ERROR, "uringprobe_advise: reading pg_tablespace failed");
     const int n = static_cast<int>(SPI_processed);

@@ -24,6 +24,18 @@ our @EXPORT =
   set_soft_limits long_runs start_long_run children_of cancel_leaves_backend_as_was tiny_bench_run
   poll_until refuse_io_uring_command);
 
+# What pg_config $pg_config answers to $option, run without a shell (its
+# path may hold any character).
+sub pg_config_says
+{
+	my ($pg_config, $option) = @_;
+	open my $fh, '-|', $pg_config, $option or die "cannot run $pg_config: $!\n";
+	my $out = do { local $/; <$fh> };
+	close $fh or die "$pg_config $option failed\n";
+	chomp $out;
+	return $out;
+}
+
 # The servers set up by tools/setup-servers, from the file named by
 # URINGPROBE_SERVERS ("name<TAB>pg_config<TAB>source<TAB>use" per line).
 # A server set up on request (pg18-noprior) is left out unless make bench
@@ -40,13 +52,11 @@ sub servers
 		chomp $line;
 		next if $line eq '';
 		my ($name, $pg_config, $source, $use) = split /\t/, $line;
-		my $bindir = `$pg_config --bindir`;
-		chomp $bindir;
-		my $version = `$pg_config --version`;
+		my $bindir = pg_config_says($pg_config, '--bindir');
+		my $version = pg_config_says($pg_config, '--version');
 		my ($major, $minor) = $version =~ /PostgreSQL (\d+)(?:\.(\d+))?/
 		  or die "cannot read the version of $pg_config: '$version'\n";
-		my $pgxs = `$pg_config --pgxs`;
-		chomp $pgxs;
+		my $pgxs = pg_config_says($pg_config, '--pgxs');
 		push @servers,
 		  {
 			name => $name,
