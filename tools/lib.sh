@@ -259,8 +259,11 @@ begin_stage() {
 	trap end_stage EXIT
 }
 end_stage() {
-	"$UP_TOOLS/scratch-fs" down "$stage/fs" || log "could not unmount the scratch filesystems in $stage/fs"
-	[ "$keep_stage" -eq 1 ] || rm -rf "$stage"
+	if ! "$UP_TOOLS/scratch-fs" down "$stage/fs"; then
+		log "could not unmount the scratch filesystems in $stage/fs: $stage kept"
+		keep_stage=1
+	fi
+	[ "$keep_stage" -eq 1 ] || rm -rf --one-file-system "$stage"
 }
 
 # A directory the cluster user owns, holding a copy of what the tests or
