@@ -128,8 +128,9 @@ for my $server (@servers)
 	$node->stop;
 }
 
-# A backend killed mid-run leaves its file; the next run in the directory,
-# or the next server start (preloaded), removes it.
+# A backend killed mid-run leaves its file: the server's restart after the
+# crash (preloaded) removes it; one left all the same (planted here) is
+# removed by the next run in the directory, or by the next server start.
 sub crash_cleanup
 {
 	my ($server, $node, $big, $cell) = @_;
@@ -155,16 +156,22 @@ sub crash_cleanup
 		poll_until($node, 'SELECT true') or die "the server did not recover\n";
 		return $backend;
 	};
+	my $stale = "$big/uringprobe-999999999-1-0.scratch";
+	my $plant = sub { open my $fh, '>', $stale or die "cannot write $stale: $!\n"; print $fh 'x' x 4096; close $fh };
+	my $offset = -s $node->logfile;
 	$killed->();
-	is(scalar(scratch_files($big)), 1, "$cell: a killed backend leaves its scratch file");
+	is(scalar(scratch_files($big)), 0, "$cell: the crash restart (preloaded) removes a killed backend's file");
+	like(slurp_file($node->logfile, $offset), qr/uringprobe: removed 1 stale scratch files/, "$cell: ... and logs it");
+	$plant->();
 	my $r = query_row($node, "SELECT * FROM uringprobe_extend('$big', total_mb => 1)");
-	is($r->{stale_removed}, 1, "$cell: the next run in that directory removes it");
+	is($r->{stale_removed}, 1, "$cell: a stale file: the next run in that directory removes it");
 	is(scalar(scratch_files($big)), 0, "$cell: ... and leaves none of its own");
 
-	$killed->();
+	$plant->();
+	$offset = -s $node->logfile;
 	$node->restart;
-	is(scalar(scratch_files($big)), 0, "$cell: a server start (preloaded) removes a killed backend's file");
-	like(slurp_file($node->logfile), qr/uringprobe: removed 1 stale scratch files/, "$cell: ... and logs it");
+	is(scalar(scratch_files($big)), 0, "$cell: a server start (preloaded) removes a stale file");
+	like(slurp_file($node->logfile, $offset), qr/uringprobe: removed 1 stale scratch files/, "$cell: ... and logs it");
 }
 
 done_testing();

@@ -10,6 +10,7 @@
 
 extern "C" {
 #include "miscadmin.h"
+#include "storage/ipc.h"
 #include "utils/guc.h"
 }
 
@@ -26,8 +27,10 @@ int max_scratch_mb_setting = kMaxScratchMb.default_value;
 int max_advise_seconds_setting = kMaxAdviseSeconds.default_value;
 } // namespace uringprobe::pg
 
-// At server start (when preloaded): scratch files left by backends that
-// died without cleaning up. Problems are logged; they never stop a start.
+// At server start and at each restart after a crash (when preloaded: the
+// postmaster's shared-memory start-up, with every backend gone): scratch
+// files left by backends that died without cleaning up. Problems are
+// logged; they never stop a start.
 static void remove_stale_scratch_files() {
     const char* list = uringprobe::pg::scratch_dirs_setting;
     char message[1024] = {};
@@ -44,6 +47,15 @@ static void remove_stale_scratch_files() {
         ereport(LOG, (errmsg("uringprobe: could not sweep the scratch directories: %s", message)));
     if (removed)
         ereport(LOG, (errmsg("uringprobe: removed %d stale scratch files", removed)));
+}
+
+static shmem_startup_hook_type prev_shmem_startup_hook = nullptr;
+
+static void sweep_at_shmem_startup() {
+    if (prev_shmem_startup_hook)
+        prev_shmem_startup_hook();
+    if (!IsUnderPostmaster)
+        remove_stale_scratch_files();
 }
 
 // A cap (caps.hpp) as a superuser setting.
@@ -64,6 +76,8 @@ void _PG_init(void) {
     define_cap(uringprobe::kMaxAdviseSeconds, &uringprobe::pg::max_advise_seconds_setting,
                GUC_UNIT_S);
     MarkGUCPrefixReserved("uringprobe");
-    if (process_shared_preload_libraries_in_progress)
-        remove_stale_scratch_files();
+    if (process_shared_preload_libraries_in_progress) {
+        prev_shmem_startup_hook = shmem_startup_hook;
+        shmem_startup_hook = sweep_at_shmem_startup;
+    }
 }
