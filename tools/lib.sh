@@ -319,6 +319,22 @@ run_in_suite() {
 	return $rc
 }
 
+# read_user_file PATH: a file the cluster user controls, as root may read
+# it: a regular file opened without following a link, at most 1 MB. None
+# there: no output. Anything else (a link, a fifo): no output, a line on
+# stderr naming it, exit status 3.
+read_user_file() {
+	perl -MFcntl=O_RDONLY,O_NOFOLLOW,O_NONBLOCK,S_ISREG -e '
+		my $p = $ARGV[0];
+		exit 0 unless lstat $p;
+		my $f;
+		my $why = sysopen($f, $p, O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
+		  ? (S_ISREG((stat $f)[2]) ? "" : "not a regular file")
+		  : ($!{ELOOP} ? "a symbolic link" : "cannot open it ($!)");
+		if ($why) { print STDERR "read_user_file: $p: $why: not taken\n"; exit 3; }
+		read($f, my $text, 1 << 20); print $text // "";' "$1"
+}
+
 # sysctl_hold NAME VALUE: sets the sysctl NAME (kernel.io_uring_disabled)
 # to VALUE for the whole host until sysctl_put_back, however this shell
 # ends. Only make test-sysctl uses it (tools/with-sysctl): make test never

@@ -19,7 +19,7 @@
 #   shown: the ids of its tables in the order the report shows them (where
 #   not the files' order)
 #   plots: [{ name, gp (bench/<gp>.gp, default name), vars => sub (RESULTS
-#     dir) -> gnuplot assignments }]
+#     dir) -> (name => value, ...): gnuplot's variables, quoted by plot_vars }]
 #   variables: [[name, default, help, { quick => v, full => v, tiny => v }]]
 #   (the full URINGPROBE_ name; the default: what a profile that does not
 #   set it leaves)
@@ -32,7 +32,7 @@ use warnings;
 use Exporter 'import';
 
 our @EXPORT_OK = qw(benchmarks benchmark names file_of setting runs_specs profiles profile_settings
-  caption_text plot_vars variables docs_mismatches heading cell_key);
+  caption_text plot_vars gnuplot_assignments variables docs_mismatches heading cell_key);
 
 # The distinct values of a TSV file's column $col (or of columns @$col,
 # joined by '/'), in order, of the rows $where accepts: what a plot's
@@ -160,7 +160,7 @@ my @benchmarks = (
 				vars => sub {
 					my ($dir) = @_;
 					my @series = column_values("$dir/churn.tsv", [ 0, 1 ]);
-					return "data='$dir/churn.tsv'; series='@series'";
+					return (data => "$dir/churn.tsv", series => "@series");
 				}
 			}
 		],
@@ -221,7 +221,7 @@ my @benchmarks = (
 				runs => { key => [qw(fs sizing sessions)], metrics => [ [ seconds => 'lower' ] ], name => 'extend-sizing' }
 			},
 		],
-		plots => [ { name => 'extend', vars => sub { my ($dir) = @_; return "data='$dir/extend.tsv'"; } } ],
+		plots => [ { name => 'extend', vars => sub { my ($dir) = @_; return (data => "$dir/extend.tsv"); } } ],
 		variables => [
 			[ URINGPROBE_EXTEND_FS => 'xfs ext4 tmpfs', 'scratch filesystems', { quick => 'xfs ext4', tiny => 'ext4' } ],
 			[ URINGPROBE_EXTEND_MB => 512, 'MB grown per run', { quick => 256, tiny => 8 } ],
@@ -286,7 +286,7 @@ my @benchmarks = (
 					my ($dir) = @_;
 					my $ncols = header_columns("$dir/copy.tsv");
 					my @fs = column_values("$dir/copy.tsv", 0, sub { ($_[2] // '') eq 'ok' });
-					return "data='$dir/copy.tsv'; ncols=$ncols; filesystems='@fs'";
+					return (data => "$dir/copy.tsv", ncols => $ncols, filesystems => "@fs");
 				}
 			}
 		],
@@ -335,8 +335,10 @@ my @benchmarks = (
 				name => 'completions',
 				vars => sub {
 					my ($dir) = @_;
-					return "data='$dir/completions.tsv'; ops='" . setting('URINGPROBE_COMPLETIONS_OPS') . "'; flagsets='"
-					  . setting('URINGPROBE_COMPLETIONS_FLAGS') . "'";
+					return (
+						data => "$dir/completions.tsv",
+						ops => setting('URINGPROBE_COMPLETIONS_OPS'),
+						flagsets => setting('URINGPROBE_COMPLETIONS_FLAGS'));
 				}
 			}
 		],
@@ -371,7 +373,7 @@ my @benchmarks = (
 				}
 			},
 		],
-		plots => [ { name => 'events', vars => sub { my ($dir) = @_; return "data='$dir/events.tsv'"; } } ],
+		plots => [ { name => 'events', vars => sub { my ($dir) = @_; return (data => "$dir/events.tsv"); } } ],
 		variables => [
 			[ URINGPROBE_EVENTS => 200000, 'events per run (peer self)', { quick => 100000, tiny => 2000 } ],
 			[ URINGPROBE_EVENTS_PIPES => '1', 'pipe counts', { full => '1 8' } ],
@@ -518,7 +520,32 @@ sub caption_text
 	return $text;
 }
 
-sub plot_vars { my ($plot, $dir) = @_; return $plot->{vars}->($dir); }
+# A plot's gnuplot variables as one `-e` program: every value comes from
+# the results (files the cluster user wrote), so it is data, never program
+# text: a number as a number, anything else a single-quoted string (a
+# quote doubled, as gnuplot reads it); a value with a control character
+# (a newline would end the statement) is refused.
+sub plot_vars
+{
+	my ($plot, $dir) = @_;
+	my @pairs = $plot->{vars}->($dir);
+	return gnuplot_assignments(@pairs);
+}
+
+sub gnuplot_assignments
+{
+	my @pairs = @_;
+	my @out;
+	while (my ($name, $value) = splice @pairs, 0, 2)
+	{
+		die "gnuplot variable name '$name'\n" unless $name =~ /\A[a-z_][a-z0-9_]*\z/;
+		$value //= '';
+		die "gnuplot variable $name: a control character in its value\n" if $value =~ /[\x00-\x1f\x7f]/;
+		if ($value =~ /\A-?[0-9]{1,15}(?:\.[0-9]{1,15})?\z/) { push @out, "$name=$value"; }
+		else { (my $q = $value) =~ s/'/''/g; push @out, "$name='$q'"; }
+	}
+	return join('; ', @out);
+}
 
 # A cell's key: its parameters as "name=value" in name order. The kernel
 # profile's rows are found by it; the label beside it is only shown.
