@@ -15,6 +15,7 @@ FROM (VALUES
     ('uringprobe_rings(depth => 0)'),
     ('uringprobe_rings(depth => -64)'),
     ('uringprobe_rings(depth => 32769)'),
+    ('uringprobe_rings(rings => 4096, depth => 32768)'),
     ('uringprobe_rings(forks => 0)'),
     ('uringprobe_rings(forks => -1)'),
     ('uringprobe_rings(forks => 100001)'),

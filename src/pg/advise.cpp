@@ -81,6 +81,7 @@ Datum uringprobe_advise(PG_FUNCTION_ARGS) {
     const int max_budget = uringprobe::pg::max_advise_seconds_setting;
     const int max_rings = uringprobe::pg::max_rings_setting;
     const int max_scratch_mb = uringprobe::pg::max_scratch_mb_setting;
+    const int max_memory_mb = uringprobe::pg::max_memory_mb_setting;
     TablespaceText* tablespaces = nullptr;
     const int ntablespaces = read_tablespaces(&tablespaces);
 
@@ -94,6 +95,7 @@ Datum uringprobe_advise(PG_FUNCTION_ARGS) {
             req.budget_cap_name = uringprobe::kMaxAdviseSeconds.name;
             req.max_rings = max_rings;
             req.max_scratch_mb = max_scratch_mb;
+            req.max_memory_mb = max_memory_mb;
             if (!may_write)
                 req.cannot_write = "the caller lacks pg_write_server_files, which writing "
                                    "scratch files into a tablespace needs";

@@ -15,12 +15,14 @@ Datum uringprobe_extend(PG_FUNCTION_ARGS);
 Datum uringprobe_extend(PG_FUNCTION_ARGS) {
     const char* allowed_list = uringprobe::pg::scratch_dirs_setting;
     const long long max_scratch_mb = uringprobe::pg::max_scratch_mb_setting;
+    const long long max_memory_mb = uringprobe::pg::max_memory_mb_setting;
 
     return uringprobe::pg::run_experiment(
         fcinfo, "uringprobe_extend", uringprobe::extend_params, [&](uringprobe::ExtendParams& p) {
             const auto allowed = uringprobe::allowed_scratch_dirs(allowed_list ? allowed_list : "",
                                                                   p.dir_given, p.dir);
-            uringprobe::validate(p, {{uringprobe::kMaxScratchMb.name, max_scratch_mb}});
+            uringprobe::validate(p, {{uringprobe::kMaxScratchMb.name, max_scratch_mb},
+                                     {uringprobe::kMaxMemoryMb.name, max_memory_mb}});
             const uringprobe::ExtendResult r =
                 uringprobe::run_extend(p, allowed, uringprobe::pg::stop_requested);
             return uringprobe::extend_table(r);

@@ -24,6 +24,7 @@ char* scratch_dirs_setting = nullptr;
 int max_rings_setting = kMaxRings.default_value;
 int max_forks_setting = kMaxForks.default_value;
 int max_scratch_mb_setting = kMaxScratchMb.default_value;
+int max_memory_mb_setting = kMaxMemoryMb.default_value;
 int max_advise_seconds_setting = kMaxAdviseSeconds.default_value;
 } // namespace uringprobe::pg
 
@@ -73,6 +74,7 @@ void _PG_init(void) {
     define_cap(uringprobe::kMaxRings, &uringprobe::pg::max_rings_setting, 0);
     define_cap(uringprobe::kMaxForks, &uringprobe::pg::max_forks_setting, 0);
     define_cap(uringprobe::kMaxScratchMb, &uringprobe::pg::max_scratch_mb_setting, GUC_UNIT_MB);
+    define_cap(uringprobe::kMaxMemoryMb, &uringprobe::pg::max_memory_mb_setting, GUC_UNIT_MB);
     define_cap(uringprobe::kMaxAdviseSeconds, &uringprobe::pg::max_advise_seconds_setting,
                GUC_UNIT_S);
     MarkGUCPrefixReserved("uringprobe");

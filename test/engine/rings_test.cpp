@@ -1,3 +1,4 @@
+#include "contract/caps.hpp"
 #include "contract/error.hpp"
 #include "experiments/rings_experiment.hpp"
 #include "os/process_snapshot.hpp"
@@ -149,4 +150,24 @@ TEST(Rings, EstimatedRingBytesAreARealRings) {
         const Ring ring(entries);
         EXPECT_EQ(estimated_ring_bytes(entries), ring.mapped_bytes()) << entries << " entries";
     }
+}
+
+// Ring memory is capped in bytes, not only in rings: the refusal names
+// the setting and the bytes.
+TEST(Rings, RingMemoryIsCapped) {
+    RingsParams p;
+    p.rings = 128; // 128 x 8 KiB at depth 64: 1 MiB
+    EXPECT_NO_THROW(validate(p, {{kMaxMemoryMb.name, 1}}));
+    p.rings = 256;
+    try {
+        validate(p, {{kMaxMemoryMb.name, 1}});
+        ADD_FAILURE() << "not refused";
+    } catch (const InvalidArgument& e) {
+        EXPECT_STREQ(e.what(), "rings x ring memory = 256 x 8 KiB = 2 MiB exceeds "
+                               "uringprobe.max_memory_mb (1 MB)");
+    }
+    // the default cap: 4096 rings at the deepest depth are refused
+    p.rings = 4096;
+    p.depth = 32768;
+    EXPECT_THROW(validate(p, {}), InvalidArgument);
 }

@@ -176,7 +176,8 @@ AdviseResult advise(const AdviseRequest& req, const std::function<bool()>& shoul
     std::vector<Measurement*> order;
     std::unique_ptr<ForkCostMeasurement> fork;
     if (c.ring_ok) {
-        fork = std::make_unique<ForkCostMeasurement>(c, caps, req.max_rings, should_stop);
+        fork = std::make_unique<ForkCostMeasurement>(c, caps, req.max_rings, req.max_memory_mb,
+                                                     should_stop);
         order.push_back(&fork->measurement());
     }
     ExtendPlan extension = plan_extension(req, c, should_stop);

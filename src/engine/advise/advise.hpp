@@ -58,7 +58,8 @@ struct AdviseRequest {
     std::string budget_note;                 // how the caller changed the budget, if it did
     int concurrency = 0;                     // sessions extending one relation at once
     int max_rings = kMaxRings.default_value; // its cap in a server
-    int max_scratch_mb = kMaxScratchMb.default_value; // likewise
+    long long max_memory_mb = kMaxMemoryMb.default_value; // likewise
+    int max_scratch_mb = kMaxScratchMb.default_value;     // likewise
     // Why this caller may not write scratch files ("": it may).
     std::string cannot_write;
 };

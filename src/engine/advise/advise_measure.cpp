@@ -44,7 +44,8 @@ constexpr double kExtendSecondsPerMb = 0.006;
 // ---- fork cost ----
 
 ForkCostMeasurement::ForkCostMeasurement(const AdviseContext& c, const IoUringCaps& caps,
-                                         int max_rings, const std::function<bool()>& should_stop)
+                                         int max_rings, long long max_memory_mb,
+                                         const std::function<bool()>& should_stop)
     : c_(c), should_stop_(should_stop), rings_(c.plan.rings) {
     const ProcessLimits& lim = c.limits;
     // Every ring takes a descriptor; keep room for the rest of the process.
@@ -54,6 +55,14 @@ ForkCostMeasurement::ForkCostMeasurement(const AdviseContext& c, const IoUringCa
     if (rings_ > max_rings) {
         rings_ = max_rings;
         why_fewer_ = std::string(kMaxRings.name) + " " + std::to_string(max_rings);
+    }
+    const long long by_memory =
+        caps.mmap_ring_bytes > 0
+            ? (max_memory_mb << 20) / static_cast<long long>(caps.mmap_ring_bytes)
+            : LLONG_MAX;
+    if (rings_ > by_memory) {
+        rings_ = static_cast<int>(std::max(1LL, by_memory));
+        why_fewer_ = std::string(kMaxMemoryMb.name) + " " + std::to_string(max_memory_mb) + " MB";
     }
     if (rings_ > fd_room) {
         rings_ = static_cast<int>(std::max(1LL, fd_room));

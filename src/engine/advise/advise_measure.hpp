@@ -31,8 +31,9 @@ class ForkCostMeasurement {
 public:
     // At the server's ring count (c.plan.rings), fewer where this process's
     // limits or uringprobe.max_rings allow fewer (then scaled).
+    // At most max_rings rings, and ring memory of at most max_memory_mb.
     ForkCostMeasurement(const AdviseContext& c, const IoUringCaps& caps, int max_rings,
-                        const std::function<bool()>& should_stop);
+                        long long max_memory_mb, const std::function<bool()>& should_stop);
     ForkCostMeasurement(const ForkCostMeasurement&) = delete;
     ForkCostMeasurement& operator=(const ForkCostMeasurement&) = delete;
 

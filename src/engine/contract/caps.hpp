@@ -23,8 +23,20 @@ inline constexpr CapSetting kMaxForks{"uringprobe.max_forks", 100000, 1, 1000000
                                       "Most child processes one uringprobe_rings() call may fork."};
 inline constexpr CapSetting kMaxScratchMb{"uringprobe.max_scratch_mb", 1024, 1, 1048576,
                                           "Most megabytes one uringprobe_extend() call may write."};
+// Memory a call holds that PostgreSQL does not account for: ring memory
+// (unswappable kernel memory, charged to the server's memory cgroup) and
+// extend's page buffers. 256 MB: what a 4 GiB host gives up without harm.
+inline constexpr CapSetting kMaxMemoryMb{
+    "uringprobe.max_memory_mb", 256, 1, 1048576,
+    "Most megabytes of ring memory or buffers one uringprobe call may hold."};
 inline constexpr CapSetting kMaxAdviseSeconds{
     "uringprobe.max_advise_seconds", 300, 1, 86400,
     "Longest budget one uringprobe_advise() call may take."};
+
+// A cap's value in `caps` (name -> value), or its default where absent.
+template <typename CapsMap> long long cap_value(const CapsMap& caps, const CapSetting& cap) {
+    const auto it = caps.find(cap.name);
+    return it != caps.end() ? it->second : cap.default_value;
+}
 
 } // namespace uringprobe

@@ -27,9 +27,6 @@ namespace uringprobe {
 namespace {
 
 constexpr int kMaxBlocks = 4096;
-// With write_data every session holds one extension's data pages in memory:
-// at most this much for all of them together.
-constexpr long long kMostDataPagesMib = 1024;
 
 const NamedValue kStrategies[] = {{"fallocate", int(ExtendStrategy::fallocate)},
                                   {"write_zeros", int(ExtendStrategy::write_zeros)},
@@ -159,11 +156,12 @@ void validate(const ExtendParams& p, const Caps& caps) {
     if (extension_mib > 64)
         throw InvalidArgument(largest + " x block_size must be at most 64 MiB, got " +
                               std::to_string(extension_mib) + " MiB");
-    if (p.write_data && p.sessions * extension_mib > kMostDataPagesMib)
+    const long long memory_mb = cap_value(caps, kMaxMemoryMb);
+    if (p.write_data && p.sessions * extension_mib > memory_mb)
         throw InvalidArgument("with write_data, sessions x " + largest +
-                              " x block_size must be at most " + std::to_string(kMostDataPagesMib) +
-                              " MiB (each session holds one extension's pages), got " +
-                              std::to_string(p.sessions * extension_mib) + " MiB");
+                              " x block_size (each session holds one extension's pages) = " +
+                              std::to_string(p.sessions * extension_mib) + " MiB exceeds " +
+                              kMaxMemoryMb.name + " (" + std::to_string(memory_mb) + " MB)");
     const long long total_blocks = (static_cast<long long>(p.total_mb) << 20) / p.block_size;
     if (!p.shared && total_blocks < p.sessions)
         throw InvalidArgument("total_mb = " + std::to_string(p.total_mb) + " is too small for " +

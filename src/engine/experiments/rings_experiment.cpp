@@ -6,6 +6,7 @@
 #include "contract/stop_poll.hpp"
 #include "os/mapping.hpp"
 #include "os/process_snapshot.hpp"
+#include "uring/pg_ring_plan.hpp"
 #include "uring/ring.hpp"
 
 #include <algorithm>
@@ -206,6 +207,15 @@ RingsParams::RingsParams() {
 
 void validate(const RingsParams& p, const Caps& caps) {
     check_ranges(rings_params(), p, caps);
+    // One variant's rings exist at a time.
+    const long long bytes = static_cast<long long>(p.rings) *
+                            static_cast<long long>(estimated_ring_bytes(unsigned(p.depth)));
+    const long long cap = cap_value(caps, kMaxMemoryMb);
+    if (bytes > (cap << 20))
+        throw InvalidArgument("rings x ring memory = " + std::to_string(p.rings) + " x " +
+                              std::to_string(estimated_ring_bytes(unsigned(p.depth)) >> 10) +
+                              " KiB = " + std::to_string(bytes >> 20) + " MiB exceeds " +
+                              kMaxMemoryMb.name + " (" + std::to_string(cap) + " MB)");
     if (p.dontfork && !p.mmap)
         throw InvalidArgument("dontfork applies to mmap rings: use mode 'mmap' or 'both'");
 }
