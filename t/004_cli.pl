@@ -4,6 +4,8 @@ use warnings;
 use PostgreSQL::Test::Utils;
 use Test::More;
 use Cwd qw(getcwd);
+use IPC::Run ();
+use Time::HiRes ();
 use Uringprobe::Cluster;
 
 my $scratch = PostgreSQL::Test::Utils::tempdir;
@@ -133,6 +135,29 @@ for my $server (servers())
 		like($err, $msg, "$server->{name}: '@$args' says why");
 		like($err, qr/^usage: uringprobe-cli /m, "$server->{name}: '@$args' shows the usage");
 		is($out, '', "$server->{name}: '@$args' prints no result");
+	}
+
+	# Ctrl-C mid-run: the run stops and cleans up as a cancelled backend's
+	# does, prints what ran ("stopped"), and the command exits 130; no
+	# scratch file or child is left.
+	for my $run ([ 'extend', '--dir', $scratch, '--total-mb', 1024, '--blocks', 1, '--write-data', '--sessions', 2 ],
+		[ 'events', '--loop', 'epoll', '--events', 100000000 ],
+		[ 'events', '--loop', 'uring_multishot', '--events', 100000000, '--peer', 'process' ],
+		[ 'completions', '--op', 'recv', '--completions', 100000000 ])
+	{
+		my ($o, $e) = ('', '');
+		my $h = IPC::Run::start([ $cli, @$run, '--format', 'tsv' ], '<', \undef, '>', \$o, '2>', \$e);
+		Time::HiRes::sleep(0.5);
+		my $pid = $h->{KIDS}[0]{PID};
+		my @kids = children_of($pid);
+		kill 'INT', $pid;
+		$h->finish;
+		my $rc = $h->result(0);
+		is($rc, 130, "$server->{name}: '@$run' interrupted: exit 130") or diag($e);
+		like($o, qr/\tstopped\t/, "$server->{name}: '@$run' interrupted: its table says stopped");
+		is_deeply([ grep { /^uringprobe-/ } map { s{.*/}{}r } glob("$scratch/*") ], [],
+			"$server->{name}: '@$run' interrupted: no scratch file left");
+		ok(!grep({ -e "/proc/$_" } @kids), "$server->{name}: '@$run' interrupted: no child left");
 	}
 }
 

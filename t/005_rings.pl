@@ -83,7 +83,8 @@ for my $server (servers())
 
 	# Limits: more rings than RLIMIT_NOFILE allows is refused up front.
 	my ($ret, $out, $err) = $node->psql('postgres',
-		"SET uringprobe.max_rings = 65536; SELECT count(*) FROM uringprobe_rings(rings => 65536, forks => 1)");
+		"SET uringprobe.max_rings = 65536; SET uringprobe.max_memory_mb = 1024; "
+		  . "SELECT count(*) FROM uringprobe_rings(rings => 65536, forks => 1)");
 	like($err, qr/rings = 65536 needs 65536 file descriptors, but RLIMIT_NOFILE is \d+/,
 		"$cell: too many rings for RLIMIT_NOFILE is refused, naming the limit");
 	if ($env{'io_uring.memlock'}[0] eq 'charged' && $env{'rlimit.memlock'}[0] ne 'unlimited')

@@ -11,12 +11,45 @@
 #include "experiments/rings_experiment.hpp"
 
 #include <cerrno>
+#include <csignal>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <sys/stat.h>
 #include <vector>
 
 namespace uringprobe::cli {
+
+namespace {
+
+// Ctrl-C or a TERM during a run: the run stops as a cancelled backend's
+// does (its stop rule sees the flag; the signal ends any wait at once),
+// cleans up (children, rings, threads, scratch files), its table shows what
+// ran ("stopped"), and the command exits 130. A second one ends the
+// command at once (the handlers reset themselves).
+volatile sig_atomic_t interrupted = 0;
+
+extern "C" void on_interrupt(int) {
+    interrupted = 1;
+}
+
+// The stop rule of a command's run; installs the handlers (no SA_RESTART:
+// a blocked system call returns EINTR and the run asks at once).
+std::function<bool()> stop_on_interrupt() {
+    struct sigaction sa {};
+    sa.sa_handler = on_interrupt;
+    sa.sa_flags = SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, nullptr);
+    sigaction(SIGTERM, &sa, nullptr);
+    return [] { return interrupted != 0; };
+}
+
+int exit_status() {
+    return interrupted ? 130 : 0;
+}
+
+} // namespace
 
 namespace {
 
@@ -113,9 +146,9 @@ int cmd_advise(int argc, char** argv) {
     }
     req.targets = targets;
     validate(req);
-    const AdviseResult r = advise(req, [] { return false; });
+    const AdviseResult r = advise(req, stop_on_interrupt());
     print_table(advise_table(r), tsv);
-    return 0;
+    return exit_status();
 }
 
 namespace {
@@ -134,8 +167,8 @@ int cmd_rings(int argc, char** argv) {
     bool tsv = false;
     const RingsParams p = parse_params(rings_params(), argc, argv, &tsv);
     validate(p, {});
-    print_table(rings_table(run_rings(p, [] { return false; })), tsv);
-    return 0;
+    print_table(rings_table(run_rings(p, stop_on_interrupt())), tsv);
+    return exit_status();
 }
 
 int cmd_extend(int argc, char** argv) {
@@ -149,8 +182,8 @@ int cmd_extend(int argc, char** argv) {
         });
     take_scratch_dir(p.dir, true, "extend needs --dir DIR");
     validate(p, {});
-    print_table(extend_table(run_extend(p, {p.dir}, [] { return false; })), tsv);
-    return 0;
+    print_table(extend_table(run_extend(p, {p.dir}, stop_on_interrupt())), tsv);
+    return exit_status();
 }
 
 int cmd_completions(int argc, char** argv) {
@@ -158,8 +191,8 @@ int cmd_completions(int argc, char** argv) {
     CompletionsParams p = parse_params(completions_params(), argc, argv, &tsv);
     take_scratch_dir(p.dir, p.op == CompletionOp::read, "completions --op read needs --dir DIR");
     validate(p, {});
-    print_table(completions_table(run_completions(p, {p.dir}, [] { return false; })), tsv);
-    return 0;
+    print_table(completions_table(run_completions(p, {p.dir}, stop_on_interrupt())), tsv);
+    return exit_status();
 }
 
 int cmd_events(int argc, char** argv) {
@@ -169,8 +202,8 @@ int cmd_events(int argc, char** argv) {
         usage_error("loop pg_waiteventset is PostgreSQL's own: only uringprobe_events() in a "
                     "backend has it");
     validate(p, {}, "");
-    print_table(events_table(run_events(p, nullptr, [] { return false; })), tsv);
-    return 0;
+    print_table(events_table(run_events(p, nullptr, stop_on_interrupt())), tsv);
+    return exit_status();
 }
 
 int cmd_params(int argc, char** argv) {
