@@ -23,6 +23,7 @@ use strict;
 use warnings;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use Time::HiRes ();
 use Uringprobe::Cluster;
 
 my %hard = (nofile => hard_limit('nofile'), memlock => hard_limit('memlock'));
@@ -136,7 +137,8 @@ for my $server (@servers)
 	my $cell = "$server->{name}, worker, max_connections 950";
 	my ($node) = start_cluster(server => $server, io_method => 'worker',
 		name => "advise_$server->{name}",
-		settings => [ 'max_connections = 950', 'shared_buffers = 16MB' ]);
+		# (restart_after_crash: a backend is killed below)
+		settings => [ 'max_connections = 950', 'shared_buffers = 16MB', 'restart_after_crash = on' ]);
 	$node->safe_psql('postgres', 'CREATE EXTENSION uringprobe');
 	my $rings = environment($node)->{'pg18.io_uring.rings'}[0];
 	my ($rows, $by) = advise($node, "budget => '5 s', concurrency => 4");
@@ -241,8 +243,27 @@ for my $server (@servers)
 		like($bg->{stderr}, qr/canceling statement due to user request/, "$cell: advise cancelled");
 		$bg->quit;
 		my $tmp = $node->data_dir . '/base/pgsql_tmp';
-		opendir my $dh, $tmp or die "$tmp: $!\n";
-		is(join(' ', grep { /^uringprobe-/ } readdir $dh), '', "$cell: no scratch file left in $tmp");
+		my $scratch_in_tmp = sub {
+			opendir my $dh, $tmp or die "$tmp: $!\n";
+			return join(' ', grep { /uringprobe-/ } readdir $dh);
+		};
+		is($scratch_in_tmp->(), '', "$cell: no scratch file left in $tmp");
+
+		# Killed (-9) mid-run, the module not preloaded: its scratch file
+		# is named as PostgreSQL's temporary files are, so the server's own
+		# clean-up as it restarts after the crash removes it
+		# (remove_temp_files_after_crash, on by default).
+		$bg = $node->background_psql('postgres', on_error_stop => 0);
+		$pid = $bg->query_safe('SELECT pg_backend_pid()');
+		start_long_run($node, $bg, $pid, "uringprobe_advise(budget => '120 s')", 0.1);
+		for (1 .. 300) { last if $scratch_in_tmp->() ne ''; Time::HiRes::usleep(20_000); }
+		like($scratch_in_tmp->(), qr/^pgsql_tmp\.uringprobe-/, "$cell: advise writes a pgsql_tmp-named file");
+		kill 'KILL', $pid;
+		eval { $bg->quit };
+		# (PostgreSQL removes its temporary files as it restarts after the crash)
+		for (1 .. 1500) { last if $scratch_in_tmp->() eq ''; Time::HiRes::usleep(20_000); }
+		is($scratch_in_tmp->(), '', "$cell: killed mid-run, its file removed by the server's crash clean-up");
+		poll_until($node, 'SELECT true') or die "the server did not recover\n";
 	}
 	$node->stop;
 }

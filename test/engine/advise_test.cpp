@@ -1,5 +1,6 @@
 #include "advise/advise.hpp"
 #include "advise/advise_budget.hpp"
+#include "advise/advise_measure.hpp"
 #include "contract/error.hpp"
 #include "contract/run_stats.hpp"
 #include "scratch_dir.hpp"
@@ -8,6 +9,8 @@
 
 #include <map>
 #include <string>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <vector>
 
 using namespace uringprobe;
@@ -262,4 +265,30 @@ TEST(Advise, PostgreSQL15HasNoExtensionRuleToChoose) {
     // with no room for a round, no guess either
     EXPECT_EQ(m["io_method"].advice,
               "on PostgreSQL 18: no advice without the fork cost (see evidence)");
+}
+
+// A tablespace's temporary-file directory made where missing takes its
+// parent's group access (a cluster initialised with group access has
+// 0750 directories) and owner, as PostgreSQL makes it.
+TEST(Advise, TheTemporaryFileDirectoryIsMadeAsPostgreSQLMakesIt) {
+    for (mode_t parent_mode : {0700, 0750}) {
+        TempDir dir;
+        ASSERT_EQ(::chmod(dir.path().c_str(), parent_mode), 0);
+        // as root (uringprobe-cli advise --data-directory): the cluster's owner
+        if (geteuid() == 0) {
+            ASSERT_EQ(::chown(dir.path().c_str(), 65534, 65534), 0);
+        }
+        std::string why;
+        dev_t dev = 0;
+        const std::string made =
+            resolve_target({"pg_default", dir.path() + "/pgsql_tmp", ""}, &why, &dev);
+        ASSERT_FALSE(made.empty()) << why;
+        struct stat st {};
+        ASSERT_EQ(::stat(made.c_str(), &st), 0);
+        EXPECT_EQ(st.st_mode & 0777, parent_mode);
+        struct stat parent {};
+        ASSERT_EQ(::stat(dir.path().c_str(), &parent), 0);
+        EXPECT_EQ(st.st_uid, parent.st_uid);
+        ASSERT_EQ(::rmdir(made.c_str()), 0);
+    }
 }

@@ -94,6 +94,23 @@ TEST(ScratchFile, PrivateNamedAfterThisProcessAndRemoved) {
     EXPECT_NE(access((t.path() + "/" + name).c_str(), F_OK), 0);
 }
 
+// In a directory named pgsql_tmp, names begin as PostgreSQL's temporary
+// files do (its clean-up at start and after a crash removes them), and are
+// still this module's to sweep.
+TEST(ScratchFile, InPgsqlTmpNamedAsPostgreSQLsTemporaryFiles) {
+    TempDir t;
+    const std::string pg_tmp = t.path() + "/pgsql_tmp";
+    ASSERT_EQ(mkdir(pg_tmp.c_str(), 0700), 0);
+    ScratchDir dir(pg_tmp, {pg_tmp});
+    ScratchFile f(dir);
+    EXPECT_EQ(f.name().rfind("pgsql_tmp.uringprobe-", 0), 0u) << f.name();
+    long pid = 0;
+    std::uint64_t start = 0;
+    EXPECT_TRUE(parse_scratch_name(f.name(), &pid, &start));
+    EXPECT_EQ(pid, getpid());
+    EXPECT_FALSE(parse_scratch_name("pgsql_tmp12345.0", &pid, &start)); // PostgreSQL's own
+}
+
 TEST(ScratchFile, OtherNamesAreNotScratchFiles) {
     long pid = 0;
     std::uint64_t start = 0;

@@ -236,11 +236,9 @@ bool ExtendMeasurement::round(int round_no) {
         // Rotate the order, so that no variant always follows another.
         const size_t i = (k + static_cast<size_t>(round_no)) % n;
         Variant& v = variants_[i];
-        {
-            // Start each run with the filesystem's earlier writes flushed.
-            Fd dir = Fd::open(dir_.c_str(), O_RDONLY | O_DIRECTORY, "open " + dir_);
-            check_syscall(::syncfs(dir.get()), "syncfs");
-        }
+        // No syncfs first: the filesystem holds a database, whose writes
+        // are not this call's to force out (an earlier run's file, removed,
+        // takes its dirty pages with it).
         ExtendParams p;
         p.dir = dir_;
         p.dir_given = true;
@@ -316,7 +314,22 @@ std::string resolve_target(const AdviseTarget& t, std::string* why, dev_t* dev) 
     }
     std::string dir = std::string(real) + (std::string(real) == "/" ? "" : "/") + last;
     std::free(real);
-    if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) {
+    // Created as PostgreSQL would: its parent's owner (a root process must
+    // not leave a directory the server cannot write in its cluster) and
+    // mode, with group access where the parent has it.
+    struct stat parent_st {};
+    if (::stat(parent.c_str(), &parent_st) != 0) {
+        *why = parent + ": " + std::strerror(errno);
+        return "";
+    }
+    const mode_t mode = 0700 | (parent_st.st_mode & 0050);
+    if (::mkdir(dir.c_str(), mode) == 0) {
+        if ((geteuid() == 0 && ::chown(dir.c_str(), parent_st.st_uid, parent_st.st_gid) != 0) ||
+            ::chmod(dir.c_str(), mode) != 0) {
+            *why = "chown/chmod " + dir + ": " + std::strerror(errno);
+            return "";
+        }
+    } else if (errno != EEXIST) {
         *why = "mkdir " + dir + ": " + std::strerror(errno);
         return "";
     }

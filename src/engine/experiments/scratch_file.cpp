@@ -21,6 +21,11 @@ namespace uringprobe {
 namespace {
 
 const char kPrefix[] = "uringprobe-";
+// In a directory named pgsql_tmp (a tablespace's temporary-file directory,
+// where uringprobe_advise() measures), names begin as PostgreSQL's own
+// temporary files do, so that its clean-up at start and after a crash
+// removes a file a killed process left.
+const char kPgTempPrefix[] = "pgsql_tmp.";
 const char kSuffix[] = ".scratch";
 
 std::string strip_trailing_slashes(std::string p) {
@@ -146,7 +151,10 @@ int ScratchDir::remove_stale_files() const {
     return removed;
 }
 
-bool parse_scratch_name(const std::string& name, long* pid, std::uint64_t* start_time) {
+bool parse_scratch_name(const std::string& full_name, long* pid, std::uint64_t* start_time) {
+    const size_t tlen = sizeof kPgTempPrefix - 1;
+    const std::string name =
+        full_name.compare(0, tlen, kPgTempPrefix) == 0 ? full_name.substr(tlen) : full_name;
     const size_t plen = sizeof kPrefix - 1;
     const size_t slen = sizeof kSuffix - 1;
     if (name.size() <= plen + slen || name.compare(0, plen, kPrefix) != 0 ||
@@ -168,8 +176,12 @@ bool parse_scratch_name(const std::string& name, long* pid, std::uint64_t* start
 ScratchFile::ScratchFile(const ScratchDir& dir) : dir_fd_(dir.fd()) {
     static std::atomic<unsigned long long> seq{0};
     char name[128];
-    std::snprintf(name, sizeof name, "%s%ld-%" PRIu64 "-%llu%s", kPrefix,
-                  static_cast<long>(getpid()), start_time_of(getpid()), seq.fetch_add(1), kSuffix);
+    const std::string& path = dir.path();
+    const bool pg_temp_dir =
+        path.size() >= 10 && path.compare(path.size() - 10, 10, "/pgsql_tmp") == 0;
+    std::snprintf(name, sizeof name, "%s%s%ld-%" PRIu64 "-%llu%s", pg_temp_dir ? kPgTempPrefix : "",
+                  kPrefix, static_cast<long>(getpid()), start_time_of(getpid()), seq.fetch_add(1),
+                  kSuffix);
     name_ = name;
     fd_ = Fd::openat(dir_fd_, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW, 0600,
                      "create " + dir.path() + "/" + name_);
