@@ -13,23 +13,11 @@ use strict;
 use warnings;
 use PostgreSQL::Test::Utils;
 use Test::More;
-use Time::HiRes qw(usleep);
+use Time::HiRes ();
 use Uringprobe::Cluster;
 
 my $scratch = default_scratch_dir();
 my $long_events = "uringprobe_events('epoll', 1, 100000000)";
-
-# Until $check returns true, at most $seconds: true if it did.
-sub within
-{
-	my ($seconds, $check) = @_;
-	for (1 .. $seconds * 50)
-	{
-		return 1 if $check->();
-		usleep(20_000);
-	}
-	return 0;
-}
 
 sub scratch_files_of
 {

@@ -11,6 +11,7 @@ use IPC::Run ();
 use PostgreSQL::Test::Utils;
 use Test::More;
 use Time::HiRes qw(usleep);
+use Uringprobe::Cluster qw(within);
 
 my $dir = PostgreSQL::Test::Utils::tempdir();
 make_path("$dir/kernel", "$dir/lock");
@@ -21,17 +22,6 @@ my @hold = ('tools/with-sysctl', 'kernel.io_uring_disabled', '2');
 
 sub value { my $v = slurp_file($file); chomp $v; return $v }
 sub set_value { open my $fh, '>', $file or die; print $fh "$_[0]\n"; close $fh; return }
-
-sub within
-{
-	my ($seconds, $check) = @_;
-	for (1 .. $seconds * 50)
-	{
-		return 1 if $check->();
-		usleep(20_000);
-	}
-	return 0;
-}
 
 set_value(0);
 my ($out, $err) = ('', '');

@@ -168,19 +168,28 @@ bool has_cap_ipc_lock() {
     return false;
 }
 
-// Lower the soft RLIMIT_MEMLOCK to 0 for one ring creation: if the kernel
-// charges ring memory to it, creation fails with ENOMEM.
-void probe_memlock(IoUringCaps& caps) {
+// Where a probe of the memlock charge is needed: false when this process
+// is exempt (CAP_IPC_LOCK) or its limit cannot be read (caps says so);
+// otherwise true, with the limit in *saved.
+bool memlock_to_probe(IoUringCaps& caps, rlimit* saved) {
     if (has_cap_ipc_lock()) {
         caps.memlock = MemlockCharge::exempt;
         caps.memlock_detail = "this process has CAP_IPC_LOCK: its rings are not charged";
-        return;
+        return false;
     }
-    rlimit saved{};
-    if (getrlimit(RLIMIT_MEMLOCK, &saved) != 0) {
+    if (getrlimit(RLIMIT_MEMLOCK, saved) != 0) {
         caps.memlock_detail = std::string("getrlimit: ") + std::strerror(errno);
-        return;
+        return false;
     }
+    return true;
+}
+
+// Lower the soft RLIMIT_MEMLOCK to 0 for one ring creation: if the kernel
+// charges ring memory to it, creation fails with ENOMEM.
+void probe_memlock(IoUringCaps& caps) {
+    rlimit saved{};
+    if (!memlock_to_probe(caps, &saved))
+        return;
     rlimit zero = saved;
     zero.rlim_cur = 0;
     if (setrlimit(RLIMIT_MEMLOCK, &zero) != 0) {
@@ -210,16 +219,9 @@ void probe_memlock(IoUringCaps& caps) {
 // once the soft limit is raised to the hard one. Where they are equal,
 // which of the two it was stays unknown, and the detail says so.
 void probe_memlock_after_enomem(IoUringCaps& caps) {
-    if (has_cap_ipc_lock()) {
-        caps.memlock = MemlockCharge::exempt;
-        caps.memlock_detail = "this process has CAP_IPC_LOCK: its rings are not charged";
-        return;
-    }
     rlimit saved{};
-    if (getrlimit(RLIMIT_MEMLOCK, &saved) != 0) {
-        caps.memlock_detail = std::string("getrlimit: ") + std::strerror(errno);
+    if (!memlock_to_probe(caps, &saved))
         return;
-    }
     const std::string soft =
         saved.rlim_cur == RLIM_INFINITY ? std::string("unlimited") : std::to_string(saved.rlim_cur);
     caps.memlock_detail = "ring creation failed with ENOMEM under RLIMIT_MEMLOCK " + soft +

@@ -22,7 +22,7 @@ our @EXPORT =
   qw(servers io_methods start_cluster postmaster_pid io_uring_fds io_uring_mappings environment
   scratch_filesystems scratch_files query_row default_scratch_dir backend_state_sql hard_limit
   set_soft_limits long_runs start_long_run children_of cancel_leaves_backend_as_was tiny_bench_run
-  poll_until refuse_io_uring_command);
+  poll_until refuse_io_uring_command within);
 
 # What pg_config $pg_config answers to $option, run without a shell (its
 # path may hold any character).
@@ -414,6 +414,19 @@ sub start_long_run
 	  or die "the run did not start: $sql\n";
 	Time::HiRes::sleep($settle // 0.3);
 	return;
+}
+
+# Until $check returns true, at most $seconds (polled every 20 ms): true
+# if it did.
+sub within
+{
+	my ($seconds, $check) = @_;
+	for (1 .. $seconds * 50)
+	{
+		return 1 if $check->();
+		Time::HiRes::usleep(20_000);
+	}
+	return 0;
 }
 
 # The child processes of every thread of $pid.
