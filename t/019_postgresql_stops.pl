@@ -70,7 +70,7 @@ sub standby_conflict
 	$standby->init_from_backup($primary, 'base', has_streaming => 1);
 	$standby->append_conf('postgresql.conf', "max_standby_streaming_delay = 0\n");
 	$standby->start;
-	$primary->wait_for_replay_catchup($standby);
+	$primary->wait_for_catchup($standby, 'replay', $primary->lsn('insert'));
 
 	my $bg = $standby->background_psql('postgres', on_error_stop => 0);
 	my $pid = $bg->query_safe('SELECT pg_backend_pid()');
