@@ -3,7 +3,8 @@
 # under PostgreSQL 18's default io_method, worker, as a DBA deciding whether
 # to switch to io_uring has it (under io_uring the server's own rings would
 # take the memlock the backend needs to measure as many), with a
-# tablespace on each scratch filesystem of URINGPROBE_ADVISE_FS, then one
+# tablespace on each scratch filesystem of URINGPROBE_ADVISE_FS, all of
+# them listed in uringprobe.advise_tablespaces, then one
 # call with budget URINGPROBE_ADVISE_BUDGET seconds. Writes every row, with
 # the server and how long the call took against its budget; the report
 # opens with them, each linked to the benchmark cells of the same question.
@@ -43,7 +44,9 @@ for my $server (@servers)
 		server => $server,
 		io_method => $io_method,
 		name => "bench_advise_$server->{name}",
-		settings => [ "max_connections = $connections", 'shared_buffers = 128MB' ],
+		# (its own cluster: advise may write in every tablespace of it)
+		settings => [ "max_connections = $connections", 'shared_buffers = 128MB',
+			"uringprobe.advise_tablespaces = '*'" ],
 		fail_ok => 1);
 	if (!$started)
 	{

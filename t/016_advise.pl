@@ -14,13 +14,18 @@
 #    caller without pg_write_server_files: rows that say what was not
 #    measured and why, confidence low, never a figure;
 #  - statement_timeout shorter than the budget, a cancel: answered in time,
-#    or stopped with nothing left in the temporary-file directories.
+#    or stopped with nothing left in the temporary-file directories;
+#  - where it writes: nothing into the data directory until a superuser
+#    lists the tablespace in uringprobe.advise_tablespaces, a directory of
+#    uringprobe.scratch_dirs on the tablespace's filesystem otherwise, and
+#    else no file, the row naming both settings.
 # Assertions are about what the advice says given its figures, never about
 # the figures themselves, and never about a decision taken from a live
 # timing near its line: each rule is tested on made-up figures in
 # test/engine/advise_rules_test.cpp.
 use strict;
 use warnings;
+use Cwd ();
 use PostgreSQL::Test::Utils;
 use Test::More;
 use Time::HiRes ();
@@ -30,10 +35,11 @@ my %hard = (nofile => hard_limit('nofile'), memlock => hard_limit('memlock'));
 my $sep = "\x1f";
 
 # Rows of uringprobe_advise($args) in $node: [hash per row], and by setting.
+# $set: SET statements run first.
 sub advise
 {
-	my ($node, $args, $role) = @_;
-	my $sql = ($role ? "SET ROLE $role; " : '')
+	my ($node, $args, $role, $set) = @_;
+	my $sql = ($set // '') . ($role ? "SET ROLE $role; " : '')
 	  . "SELECT concat_ws(E'\\x1f', topic, setting, current, advice, confidence, evidence, cost) "
 	  . "FROM uringprobe_advise($args)";
 	my $out = $node->safe_psql('postgres', $sql);
@@ -141,7 +147,24 @@ for my $server (@servers)
 		settings => [ 'max_connections = 950', 'shared_buffers = 16MB', 'restart_after_crash = on' ]);
 	$node->safe_psql('postgres', 'CREATE EXTENSION uringprobe');
 	my $rings = environment($node)->{'pg18.io_uring.rings'}[0];
-	my ($rows, $by) = advise($node, "budget => '5 s', concurrency => 4");
+
+	# Nothing allowed: nothing written into the data directory (not even
+	# base/pgsql_tmp made), and the row says what would allow it.
+	my $temp_dir = $node->data_dir . '/base/pgsql_tmp';
+	die "$temp_dir exists before advise ran\n" if -e $temp_dir;
+	my ($rows, $by) = advise($node, "budget => '10 ms'");
+	is($by->{'file_extend_method (pg_default)'}{evidence},
+		"not measured: 'pg_default' is not in uringprobe.advise_tablespaces (none), "
+		  . 'and no directory of uringprobe.scratch_dirs (none) is on its filesystem',
+		"$cell: nothing listed: pg_default not measured, both settings named");
+	ok(!-e $temp_dir, "$cell: nothing listed: no $temp_dir made");
+
+	# A scratch directory on the data directory's filesystem stands for it.
+	my $scratch = $node->basedir . '/advise_scratch';
+	mkdir $scratch or die "mkdir $scratch: $!\n";
+	$scratch = Cwd::abs_path($scratch);
+	($rows, $by) = advise($node, "budget => '5 s', concurrency => 4", undef,
+		"SET uringprobe.scratch_dirs = '/nonexistent, $scratch'; ");
 	rows_are_honest($rows, $cell);
 	is(join(' | ', map { $_->{setting} } @$rows),
 		'io_method | ring layout | file_extend_method (pg_default) | ulimit -n | ulimit -l | budget',
@@ -168,21 +191,32 @@ for my $server (@servers)
 		like($layout->{cost}, qr/per connection, -?\d+% of a bare fork, against .* in one region$/,
 			"$cell: what each layout costs per connection, measured side by side");
 	}
-	like($by->{'file_extend_method (pg_default)'}{evidence}, qr/growing one \d+ MB file/,
-		"$cell: the data directory's filesystem measured");
+	like($by->{'file_extend_method (pg_default)'}{evidence}, qr/^\S+ at \Q$scratch\E, 4 sessions growing one \d+ MB file/,
+		"$cell: the data directory's filesystem measured in the scratch directory on it");
+	ok(!-e $temp_dir, "$cell: still no $temp_dir made");
+	is(join(' ', scratch_files($scratch)), '', "$cell: no scratch file left in $scratch");
 
 	if ($combined)
 	{
+		# Listed tablespaces measured in their temporary-file directories
+		# from here on.
+		$node->append_conf('postgresql.conf', "uringprobe.advise_tablespaces = 'pg_default, ts_xfs, ts_locked'");
+		$node->reload;
+		poll_until($node, "SELECT current_setting('uringprobe.advise_tablespaces', true) LIKE 'pg_default%'")
+		  or die "the setting was not loaded\n";
+
 		# file_extend_method on XFS at 4 sessions, a tablespace the server
-		# cannot read, a caller without pg_write_server_files.
+		# cannot read, one not listed, a caller without pg_write_server_files.
 	  SKIP:
 		{
-			skip 'no XFS scratch filesystem' . ($xfs ? ": $xfs->{status}" : ''), 6 unless $xfs;
+			skip 'no XFS scratch filesystem' . ($xfs ? ": $xfs->{status}" : ''), 8 unless $xfs;
 			my $ts = "$xfs->{dir}/advise_ts";
 			my $locked = "$xfs->{dir}/advise_locked";
-			mkdir $_ or die "mkdir $_: $!\n" for ($ts, $locked);
+			my $unlisted = "$xfs->{dir}/advise_unlisted";
+			mkdir $_ or die "mkdir $_: $!\n" for ($ts, $locked, $unlisted);
 			$node->safe_psql('postgres', "CREATE TABLESPACE ts_xfs LOCATION '$ts'");
 			$node->safe_psql('postgres', "CREATE TABLESPACE ts_locked LOCATION '$locked'");
+			$node->safe_psql('postgres', "CREATE TABLESPACE ts_unlisted LOCATION '$unlisted'");
 			chmod 0, $locked;
 			my ($rows, $by) = advise($node, "budget => '6 s', concurrency => 4");
 			chmod 0700, $locked;
@@ -207,7 +241,11 @@ for my $server (@servers)
 			my $l = $by->{'file_extend_method (ts_locked)'};
 			like($l->{evidence}, qr/^not measured: .*Permission denied/, "$cell: an unreadable tablespace: why");
 			is($l->{confidence}, 'low', "$cell: and low");
-			$node->safe_psql('postgres', 'DROP TABLESPACE ts_xfs; DROP TABLESPACE ts_locked');
+			like($by->{'file_extend_method (ts_unlisted)'}{evidence},
+				qr/^not measured: 'ts_unlisted' is not in uringprobe.advise_tablespaces \(pg_default, ts_xfs, ts_locked\), and no directory of uringprobe.scratch_dirs \(none\) is on its filesystem$/,
+				"$cell: a tablespace not listed, no scratch directory on its filesystem: not measured");
+			ok(!-e (glob("$unlisted/PG_*"))[0] . '/pgsql_tmp', "$cell: nothing made in it");
+			$node->safe_psql('postgres', 'DROP TABLESPACE ts_xfs; DROP TABLESPACE ts_locked; DROP TABLESPACE ts_unlisted');
 		}
 
 		$node->safe_psql('postgres', 'CREATE ROLE advise_program IN ROLE pg_execute_server_program');
@@ -242,12 +280,11 @@ for my $server (@servers)
 		$bg->query('SELECT 1');
 		like($bg->{stderr}, qr/canceling statement due to user request/, "$cell: advise cancelled");
 		$bg->quit;
-		my $tmp = $node->data_dir . '/base/pgsql_tmp';
 		my $scratch_in_tmp = sub {
-			opendir my $dh, $tmp or die "$tmp: $!\n";
+			opendir my $dh, $temp_dir or die "$temp_dir: $!\n";
 			return join(' ', grep { /uringprobe-/ } readdir $dh);
 		};
-		is($scratch_in_tmp->(), '', "$cell: no scratch file left in $tmp");
+		is($scratch_in_tmp->(), '', "$cell: no scratch file left in $temp_dir");
 
 		# Killed (-9) mid-run, the module not preloaded: its scratch file
 		# is named as PostgreSQL's temporary files are, so the server's own

@@ -5,9 +5,11 @@
 #include "server_settings.hpp"
 
 #include "../engine/advise/advise.hpp"
+#include "../engine/advise/advise_targets.hpp"
 
 #include <cstdio>
 #include <string>
+#include <vector>
 
 extern "C" {
 #include "catalog/pg_authid_d.h"
@@ -29,8 +31,15 @@ namespace {
 // A tablespace, read from pg_tablespace before any C++ object exists.
 struct TablespaceText {
     char* name;
+    char* home;     // its relation files' directory
     char* temp_dir; // where its temporary files go, on its filesystem
 };
+
+char* spi_copy(const char* s) {
+    char* out = static_cast<char*>(SPI_palloc(strlen(s) + 1));
+    strcpy(out, s);
+    return out;
+}
 
 // Every tablespace relations can live in (not pg_global), by oid.
 int read_tablespaces(TablespaceText** out) {
@@ -50,16 +59,17 @@ int read_tablespaces(TablespaceText** out) {
         bool isnull = false;
         const Oid oid = DatumGetObjectId(SPI_getbinval(row, desc, 1, &isnull));
         const char* name = SPI_getvalue(row, desc, 2);
-        char path[MAXPGPATH];
+        char home[MAXPGPATH];
+        char temp_dir[MAXPGPATH + sizeof(PG_TEMP_FILES_DIR) + 1];
         if (oid == DEFAULTTABLESPACE_OID)
-            snprintf(path, sizeof path, "%s/base/%s", DataDir, PG_TEMP_FILES_DIR);
+            snprintf(home, sizeof home, "%s/base", DataDir);
         else
-            snprintf(path, sizeof path, "%s/pg_tblspc/%u/%s/%s", DataDir, oid,
-                     TABLESPACE_VERSION_DIRECTORY, PG_TEMP_FILES_DIR);
-        t[i].name = static_cast<char*>(SPI_palloc(strlen(name) + 1));
-        strcpy(t[i].name, name);
-        t[i].temp_dir = static_cast<char*>(SPI_palloc(strlen(path) + 1));
-        strcpy(t[i].temp_dir, path);
+            snprintf(home, sizeof home, "%s/pg_tblspc/%u/%s", DataDir, oid,
+                     TABLESPACE_VERSION_DIRECTORY);
+        snprintf(temp_dir, sizeof temp_dir, "%s/%s", home, PG_TEMP_FILES_DIR);
+        t[i].name = spi_copy(name);
+        t[i].home = spi_copy(home);
+        t[i].temp_dir = spi_copy(temp_dir);
     }
     SPI_finish();
     *out = t;
@@ -82,6 +92,8 @@ Datum uringprobe_advise(PG_FUNCTION_ARGS) {
     const int max_rings = uringprobe::pg::max_rings_setting;
     const int max_scratch_mb = uringprobe::pg::max_scratch_mb_setting;
     const int max_memory_mb = uringprobe::pg::max_memory_mb_setting;
+    const char* listed = uringprobe::pg::advise_tablespaces_setting;
+    const char* scratch_dirs = uringprobe::pg::scratch_dirs_setting;
     TablespaceText* tablespaces = nullptr;
     const int ntablespaces = read_tablespaces(&tablespaces);
 
@@ -99,8 +111,11 @@ Datum uringprobe_advise(PG_FUNCTION_ARGS) {
             if (!may_write)
                 req.cannot_write = "the caller lacks pg_write_server_files, which writing "
                                    "scratch files into a tablespace needs";
+            std::vector<uringprobe::TablespaceDirs> dirs;
             for (int i = 0; i < ntablespaces; ++i)
-                req.targets.push_back({tablespaces[i].name, tablespaces[i].temp_dir, ""});
+                dirs.push_back({tablespaces[i].name, tablespaces[i].home, tablespaces[i].temp_dir});
+            req.targets = uringprobe::advise_targets(dirs, listed ? listed : "",
+                                                     scratch_dirs ? scratch_dirs : "");
             uringprobe::validate(req);
             // A statement_timeout shorter than twice the budget could cancel
             // the call before it answers: the rounds end in half of it, room

@@ -21,6 +21,7 @@ void _PG_init(void);
 
 namespace uringprobe::pg {
 char* scratch_dirs_setting = nullptr;
+char* advise_tablespaces_setting = nullptr;
 int max_rings_setting = kMaxRings.default_value;
 int max_forks_setting = kMaxForks.default_value;
 int max_scratch_mb_setting = kMaxScratchMb.default_value;
@@ -71,6 +72,13 @@ void _PG_init(void) {
         "Directories where uringprobe experiments may create scratch files.",
         "A comma-separated list of absolute paths; only a superuser can set it.",
         &uringprobe::pg::scratch_dirs_setting, "", PGC_SUSET, 0, nullptr, nullptr, nullptr);
+    DefineCustomStringVariable(
+        "uringprobe.advise_tablespaces",
+        "Tablespaces in whose temporary-file directory uringprobe_advise() may grow files.",
+        "A comma-separated list of tablespace names, or * for every one; only a superuser can "
+        "set it. A tablespace not listed is measured in a directory of uringprobe.scratch_dirs "
+        "on its filesystem, or not at all.",
+        &uringprobe::pg::advise_tablespaces_setting, "", PGC_SUSET, 0, nullptr, nullptr, nullptr);
     define_cap(uringprobe::kMaxRings, &uringprobe::pg::max_rings_setting, 0);
     define_cap(uringprobe::kMaxForks, &uringprobe::pg::max_forks_setting, 0);
     define_cap(uringprobe::kMaxScratchMb, &uringprobe::pg::max_scratch_mb_setting, GUC_UNIT_MB);

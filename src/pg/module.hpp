@@ -6,6 +6,8 @@
 namespace uringprobe::pg {
 // uringprobe.scratch_dirs: comma-separated directories for scratch files.
 extern char* scratch_dirs_setting;
+// uringprobe.advise_tablespaces: tablespaces uringprobe_advise() may write in.
+extern char* advise_tablespaces_setting;
 // uringprobe.max_rings, uringprobe.max_forks: caps on one experiment call.
 extern int max_rings_setting;
 extern int max_forks_setting;

@@ -1,6 +1,7 @@
 #include "advise/advise.hpp"
 #include "advise/advise_budget.hpp"
 #include "advise/advise_measure.hpp"
+#include "advise/advise_targets.hpp"
 #include "contract/error.hpp"
 #include "contract/run_stats.hpp"
 #include "scratch_dir.hpp"
@@ -291,4 +292,68 @@ TEST(Advise, TheTemporaryFileDirectoryIsMadeAsPostgreSQLMakesIt) {
         EXPECT_EQ(st.st_uid, parent.st_uid);
         ASSERT_EQ(::rmdir(made.c_str()), 0);
     }
+}
+
+// Advise writes only where a superuser allowed it: a tablespace listed in
+// uringprobe.advise_tablespaces in its temporary-file directory, another
+// in a scratch directory on its filesystem (never made), else nowhere,
+// saying which settings would allow it.
+TEST(Advise, MeasuresOnlyWhereASuperuserAllowed) {
+    TempDir data, scratch;
+    const std::string base = data.path() + "/base";
+    ASSERT_EQ(::mkdir(base.c_str(), 0700), 0);
+    // /proc is never the filesystem of a temporary directory
+    const std::vector<TablespaceDirs> ts = {
+        {"pg_default", base, base + "/pgsql_tmp"},
+        {"elsewhere", "/proc", "/proc/pgsql_tmp"},
+        {"gone", data.path() + "/missing", data.path() + "/missing/pgsql_tmp"},
+    };
+    const std::string listed_missing = scratch.path() + "/not-made";
+
+    auto t = advise_targets(ts, "", "");
+    ASSERT_EQ(t.size(), 3u);
+    EXPECT_EQ(t[0].unavailable, "'pg_default' is not in uringprobe.advise_tablespaces (none), "
+                                "and no directory of uringprobe.scratch_dirs (none) is on its "
+                                "filesystem");
+    EXPECT_NE(t[2].unavailable.find("'gone' is not in uringprobe.advise_tablespaces (none), and "
+                                    "its directory " +
+                                    data.path() + "/missing: No such file or directory"),
+              std::string::npos)
+        << t[2].unavailable;
+
+    t = advise_targets(ts, " pg_default ,other", "");
+    EXPECT_EQ(t[0].unavailable, "");
+    EXPECT_EQ(t[0].dir, base + "/pgsql_tmp");
+    EXPECT_TRUE(t[0].make_missing);
+    EXPECT_NE(t[1].unavailable.find("(pg_default, other)"), std::string::npos);
+
+    t = advise_targets(ts, "*", "");
+    for (const auto& target : t) {
+        EXPECT_EQ(target.unavailable, "") << target.tablespace;
+        EXPECT_EQ(target.dir.substr(target.dir.size() - 10), "/pgsql_tmp");
+    }
+
+    // the first scratch directory on the tablespace's filesystem; one
+    // missing is skipped, never made, and so is a relative one (the
+    // backend's working directory is the data directory)
+    t = advise_targets(ts, "", "/proc/nowhere, " + listed_missing + ", tmp, " + scratch.path());
+    EXPECT_EQ(t[0].unavailable, "");
+    EXPECT_EQ(t[0].dir, scratch.path());
+    EXPECT_FALSE(t[0].make_missing);
+    EXPECT_NE(t[1].unavailable.find("no directory of uringprobe.scratch_dirs (/proc/nowhere, " +
+                                    listed_missing + ", tmp, " + scratch.path() +
+                                    ") is on its filesystem"),
+              std::string::npos)
+        << t[1].unavailable;
+    struct stat st {};
+    EXPECT_NE(::stat(listed_missing.c_str(), &st), 0);
+
+    // resolved without being made or moved
+    std::string why;
+    dev_t dev = 0;
+    EXPECT_EQ(resolve_target(t[0], &why, &dev), scratch.path()) << why;
+    AdviseTarget missing{"pg_default", listed_missing, "", false};
+    EXPECT_EQ(resolve_target(missing, &why, &dev), "");
+    EXPECT_NE(::stat(listed_missing.c_str(), &st), 0);
+    EXPECT_EQ(dir_entries(base), 0); // no pgsql_tmp made either
 }

@@ -36,11 +36,12 @@
 namespace uringprobe {
 
 // Where a tablespace's relation files grow: its temporary-file directory
-// (created if missing) on the same filesystem.
+// (created if missing), or a scratch directory on the same filesystem.
 struct AdviseTarget {
-    std::string tablespace;  // pg_default, a tablespace's name, or the CLI's path
-    std::string dir;         // the directory scratch files go into
-    std::string unavailable; // why it cannot be measured ("": it can)
+    std::string tablespace;   // pg_default, a tablespace's name, or the CLI's path
+    std::string dir;          // the directory scratch files go into
+    std::string unavailable;  // why it cannot be measured ("": it can)
+    bool make_missing = true; // create dir if it is missing
 };
 
 struct AdviseRequest {

@@ -312,7 +312,10 @@ std::string resolve_target(const AdviseTarget& t, std::string* why, dev_t* dev) 
         *why = parent + ": " + std::strerror(errno);
         return "";
     }
-    std::string dir = std::string(real) + (std::string(real) == "/" ? "" : "/") + last;
+    // (a scratch directory as listed: its path is checked for symlinks as
+    // uringprobe_extend() checks it)
+    std::string dir =
+        t.make_missing ? std::string(real) + (std::string(real) == "/" ? "" : "/") + last : t.dir;
     std::free(real);
     // Created as PostgreSQL would: its parent's owner (a root process must
     // not leave a directory the server cannot write in its cluster) and
@@ -323,7 +326,9 @@ std::string resolve_target(const AdviseTarget& t, std::string* why, dev_t* dev) 
         return "";
     }
     const mode_t mode = 0700 | (parent_st.st_mode & 0050);
-    if (::mkdir(dir.c_str(), mode) == 0) {
+    if (!t.make_missing) {
+        // (a scratch directory: the superuser made it)
+    } else if (::mkdir(dir.c_str(), mode) == 0) {
         if ((geteuid() == 0 && ::chown(dir.c_str(), parent_st.st_uid, parent_st.st_gid) != 0) ||
             ::chmod(dir.c_str(), mode) != 0) {
             *why = "chown/chmod " + dir + ": " + std::strerror(errno);

@@ -97,7 +97,8 @@ private:
 
 // The directory scratch files go into: `t.dir` with its parent resolved
 // (a tablespace's directory is reached through a symlink in pg_tblspc),
-// created if missing; "" and *why when it cannot be used.
+// created if missing where t.make_missing; "" and *why when it cannot be
+// used.
 std::string resolve_target(const AdviseTarget& t, std::string* why, dev_t* dev);
 
 } // namespace uringprobe
