@@ -7,11 +7,14 @@
 # long run of a random experiment and is stopped midway, by
 # pg_cancel_backend() or pg_terminate_backend() in turn. Before and after:
 # the postmaster's fds, io_uring fds and io_uring mappings, the server's
-# processes, the scratch directory; afterwards the children the terminated
-# backends had must be gone and the server log is searched for crashes,
-# assertion failures, PANICs and errors other than the cancels. Writes a
-# row of figures and a verdict, and fails when something leaked or
-# crashed.
+# processes and RSS, the scratch directory; afterwards the children the
+# terminated backends had must be gone and the server log is searched for
+# crashes, assertion failures, PANICs and errors other than the cancels,
+# and every error and FATAL is counted by SQLSTATE. A witness session runs
+# every experiment of the soak twice before it and
+# URINGPROBE_SOAK_WITNESS_ROUNDS (10) times after: its backend's RSS may
+# grow by at most 1 MB between the two. Writes a row of
+# figures and a verdict, and fails when something leaked or crashed.
 #
 #   perl bench/soak.pl SOAK.tsv
 use strict;
@@ -41,8 +44,43 @@ grep { $_ eq $io_method } io_methods($server)
 my $scratch = default_scratch_dir();
 my ($node) = start_cluster(server => $server, io_method => $io_method,
 	name => "soak_$server->{name}_$io_method",
-	settings => [ "uringprobe.scratch_dirs = '$scratch'", 'max_connections = 40' ]);
+	# (%e: every log line says its SQLSTATE)
+	settings => [ "uringprobe.scratch_dirs = '$scratch'", 'max_connections = 40',
+		"log_line_prefix = '%m [%p] %e %q%a '" ]);
 $node->safe_psql('postgres', 'CREATE EXTENSION uringprobe');
+
+# The experiments of a soak transaction (bench/soak.sql), each as its own
+# statement for the witness session.
+my $witness_bound_kb = 1024;
+my $witness_rounds = setting('URINGPROBE_SOAK_WITNESS_ROUNDS');
+die "URINGPROBE_SOAK_WITNESS_ROUNDS must be a positive integer, got '$witness_rounds'\n"
+  unless $witness_rounds =~ /^[1-9]\d*$/;
+my ($case) = slurp_file('bench/soak.sql') =~ /^(SELECT CASE :pick.*?^END;)/ms
+  or die "bench/soak.sql: no SELECT CASE :pick ... END;\n";
+my ($picks) = slurp_file('bench/soak.sql') =~ /^\\set pick random\(1, (\d+)\)/m
+  or die "bench/soak.sql: no \\set pick random(1, N)\n";
+my @soak_calls = map { $case =~ s/:pick/$_/r =~ s/:dir/$scratch/gr =~ s/:client_id/0/gr } 1 .. $picks;
+my $witness = $node->background_psql('postgres', on_error_stop => 0);
+my $witness_pid = $witness->query_safe('SELECT pg_backend_pid()');
+my ($witness_refusals, @witness_errors) = (0);
+my $witness_rss = sub {
+	my ($rounds) = @_;
+	for my $sql (map { @soak_calls } 1 .. $rounds)
+	{
+		$witness->query($sql);
+		next if $witness->{stderr} eq '';
+		# (a ring refused for locked memory: counted, as for the clients)
+		if ($witness->{stderr} =~ /Cannot allocate memory/ && $witness->{stderr} =~ /RLIMIT_MEMLOCK/) { $witness_refusals++; }
+		else { push @witness_errors, $witness->{stderr} =~ s/\s+/ /gr; }
+	}
+	return $witness->query_safe('SELECT vmrss_kb FROM uringprobe_backend()');
+};
+sub rss_kb
+{
+	my ($pid) = @_;
+	my ($kb) = (eval { slurp_file("/proc/$pid/status") } // '') =~ /^VmRSS:\s+(\d+) kB/m;
+	return $kb // '';
+}
 
 # What the server holds: the postmaster's fds, io_uring fds and mappings,
 # and its auxiliary processes ("pid name": a crash restarts them all under
@@ -61,7 +99,7 @@ sub server_state
 		  if $cmd =~ /: (checkpointer|background writer|walwriter|autovacuum launcher|logical replication launcher|io worker \d+)\b/;
 	}
 	return { fds => $fds, io_uring_fds => io_uring_fds($pm), mappings => io_uring_mappings($pm),
-		processes => join(', ', sort @aux) };
+		processes => join(', ', sort @aux), rss_kb => rss_kb($pm) };
 }
 
 # Until $deadline, and past it until a session has been both cancelled
@@ -115,6 +153,9 @@ sub stop_sessions
 
 my $log_start = -s $node->logfile;
 my $before = server_state();
+# (two rounds to warm up: the first two grow it by about 1 MB, the next
+# ones by nothing, measured by hand on pg18-combined, 12 rounds)
+my $witness_before = $witness_rss->(2);
 cell("soak on $server->{name} under io_method=$io_method: $clients clients for $seconds s, every experiment, sessions stopped midway",
 	server => $server->{name}, io_method => $io_method);
 my $stops_file = PostgreSQL::Test::Utils::tempdir() . '/stops';
@@ -136,9 +177,12 @@ my @kids_left = grep { -e "/proc/$_" } split ' ', $stops{children} // '';
 my ($tx) = $out =~ /number of transactions actually processed: (\d+)/;
 my ($failed) = $out =~ /number of failed transactions: (\d+)/;
 # the clients' backends exit before the server's state is read again
-poll_until($node, "SELECT count(*) = 1 FROM pg_stat_activity WHERE backend_type = 'client backend'")
+poll_until($node,
+	"SELECT count(*) = 1 FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> $witness_pid")
   or die "pgbench's backends did not exit\n";
 my $after = server_state();
+my $witness_after = $witness_rss->($witness_rounds);
+$witness->quit;
 my @left = scratch_files($scratch);
 my $log = substr(slurp_file($node->logfile), $log_start);
 my @bad = $log =~ /^.*(?:PANIC|TRAP|terminated by signal|was terminated|server process .* exited with exit code [^0]|TRAP:).*$/mg;
@@ -151,6 +195,11 @@ my $refusal = qr/Cannot allocate memory/;
 my @refusals = $log =~ /^.*ERROR:.*$refusal.*\n.*HINT:.*RLIMIT_MEMLOCK.*$/mg;
 my @errors = grep { !/canceling statement due to user request/ && !/$refusal/ } $log =~ /^.*ERROR:.*$/mg;
 push @errors, grep { /$refusal/ } $log =~ /^.*ERROR:.*\n(?!.*HINT:.*RLIMIT_MEMLOCK).*$/mg;
+# Every error and FATAL by SQLSTATE, the cancels and terminations among them.
+my %by_state;
+my @state_level = $log =~ /^.*?\[\d+\] ([0-9A-Z]{5}) .*?\b(ERROR|FATAL|PANIC):/mg;
+while (my ($state, $level) = splice(@state_level, 0, 2)) { $by_state{"$level $state"}++; }
+my $errors_by_sqlstate = join(', ', map { "$_ x$by_state{$_}" } sort keys %by_state) || 'none';
 my @pgbench = split /\n/, "$out\n$err";
 my @client_aborts = grep { /\bclient \d+ .*aborted/ } @pgbench;
 my @aborted = grep { !/$refusal/ } @client_aborts;
@@ -175,17 +224,23 @@ push @problems, scalar(@kids_left) . " children of terminated backends left: @ki
 push @problems, scalar(@left) . " scratch files left" if @left;
 push @problems, scalar(@bad) . " crash lines in the server log: $bad[0]" if @bad;
 push @problems, scalar(@errors) . " errors in the server log: $errors[0]" if @errors;
+push @problems, "the witness backend's RSS grew from $witness_before to $witness_after kB"
+  if $witness_after - $witness_before > $witness_bound_kb;
+push @problems, scalar(@witness_errors) . " errors in the witness session: $witness_errors[0]" if @witness_errors;
 
 my $tsv = tsv_open($out_file, qw(server io_method clients seconds transactions tps failed
   pm_fds_before pm_fds_after pm_io_uring_fds_before pm_io_uring_fds_after pm_mappings_before
-  pm_mappings_after aux_processes aux_processes_same cancelled terminated children_left scratch_files_left
-  log_crash_lines log_errors memlock_refusals verdict));
+  pm_mappings_after pm_rss_kb_before pm_rss_kb_after aux_processes aux_processes_same cancelled terminated
+  children_left scratch_files_left witness_calls witness_rss_kb_before witness_rss_kb_after
+  log_crash_lines log_errors errors_by_sqlstate memlock_refusals verdict));
 my ($tps) = $out =~ /tps = ([\d.]+)/;
 tsv_row($tsv, $server->{name}, $io_method, $clients, $seconds, $tx // '',
 	$tps // '', $failed // 0, $before->{fds}, $after->{fds}, $before->{io_uring_fds}, $after->{io_uring_fds},
-	$before->{mappings}, $after->{mappings}, scalar(split /, /, $before->{processes}),
+	$before->{mappings}, $after->{mappings}, $before->{rss_kb}, $after->{rss_kb},
+	scalar(split /, /, $before->{processes}),
 	$before->{processes} eq $after->{processes} ? 'yes' : 'no', $stops{cancelled} // 0,
-	$stops{terminated} // 0, scalar(@kids_left), scalar(@left),
-	scalar(@bad), scalar(@errors), scalar(@refusals), @problems ? join('; ', @problems) : 'clean');
+	$stops{terminated} // 0, scalar(@kids_left), scalar(@left), (2 + $witness_rounds) * scalar(@soak_calls),
+	$witness_before, $witness_after, scalar(@bad), scalar(@errors), $errors_by_sqlstate,
+	scalar(@refusals) + $witness_refusals, @problems ? join('; ', @problems) : 'clean');
 close $tsv;
 die "soak: @{[ join('; ', @problems) ]}\n" if @problems;

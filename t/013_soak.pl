@@ -4,8 +4,10 @@
 # while other sessions' long runs are cancelled and terminated midway.
 # Afterwards the postmaster holds the fds, io_uring fds and mappings it
 # held, its auxiliary processes are the same (no crash-restart), the
-# terminated backends' children are gone, no scratch file is left and the
-# server log has no crash line and no error.
+# terminated backends' children are gone, no scratch file is left, the
+# server log has no crash line and no error beside the cancels and
+# terminations (counted by SQLSTATE), and a witness session's backend
+# kept its RSS through two rounds of every experiment.
 use strict;
 use warnings;
 use IPC::Run;
@@ -28,6 +30,7 @@ for my $server (servers())
 			local $ENV{URINGPROBE_SOAK_CLIENTS} = 8;
 			local $ENV{URINGPROBE_SOAK_SERVER} = $server->{name};
 			local $ENV{URINGPROBE_SOAK_IO_METHOD} = $io_method;
+			local $ENV{URINGPROBE_SOAK_WITNESS_ROUNDS} = 2;
 			$ok = IPC::Run::run([ 'perl', 'bench/soak.pl', $tsv ], '>', \$out, '2>', \$err);
 		}
 		ok($ok, "$cell: bench/soak.pl passes") or diag("$out\n$err");
@@ -52,6 +55,10 @@ for my $server (servers())
 		is($r{scratch_files_left}, 0, "$cell: no scratch file left");
 		is($r{log_crash_lines}, 0, "$cell: no crash line in the server log");
 		is($r{log_errors}, 0, "$cell: no error in the server log");
+		cmp_ok($r{witness_rss_kb_after} - $r{witness_rss_kb_before}, '<=', 1024,
+			"$cell: the witness backend's RSS grew by at most 1 MB ($r{witness_rss_kb_before} -> $r{witness_rss_kb_after} kB)");
+		like($r{errors_by_sqlstate}, qr/\bERROR 57014 x\d+/, "$cell: the cancels counted by their SQLSTATE ($r{errors_by_sqlstate})");
+		like($r{errors_by_sqlstate}, qr/\bFATAL 57P01 x\d+/, "$cell: the terminations counted by theirs");
 	}
 }
 

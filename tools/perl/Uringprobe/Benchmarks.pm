@@ -392,9 +392,9 @@ my @benchmarks = (
 				id => 'soak',
 				file => 'soak.tsv',
 				table => {
-					caption => 'soak ({URINGPROBE_SOAK_CLIENTS} clients, {URINGPROBE_SOAK_SECONDS} s): the postmaster\'s fds, io_uring fds '
-					  . 'and mappings and its auxiliary processes (the same pids: no crash-restart), scratch files '
-					  . 'left, the server log:',
+					caption => 'soak ({URINGPROBE_SOAK_CLIENTS} clients, {URINGPROBE_SOAK_SECONDS} s): the postmaster\'s fds, io_uring fds, '
+					  . 'mappings and RSS and its auxiliary processes (the same pids: no crash-restart), scratch files '
+					  . 'left, a witness backend\'s RSS, the server log\'s errors by SQLSTATE:',
 					width => 60
 				}
 			}
@@ -404,6 +404,7 @@ my @benchmarks = (
 			[ URINGPROBE_SOAK_CLIENTS => 8, 'pgbench clients' ],
 			[ URINGPROBE_SOAK_SERVER => '', 'the server (default: the last set up)' ],
 			[ URINGPROBE_SOAK_IO_METHOD => '', 'its io_method (default: io_uring on 18, sync before)' ],
+			[ URINGPROBE_SOAK_WITNESS_ROUNDS => 10, 'rounds of every experiment in the witness session after the soak' ],
 		],
 	},
 );
