@@ -231,16 +231,29 @@ sub bench_until
 	return ($? >> 8, slurp_file($errfile));
 }
 
-# the failed run's directory, checked; returns it
+# The run's stage removed and none of its processes left.
+sub nothing_left
+{
+	my ($what, $log) = @_;
+	my ($stage) = $log =~ /staging in (\S+)/;
+	ok($stage && !-e $stage, "$what: the stage is removed");
+	my @left = grep { (eval { slurp_file("$_/cmdline") } // '') =~ /\Q$stage\E/ } glob('/proc/[0-9]*');
+	is(scalar(@left), 0, "$what: no process of the run is left (servers stopped)");
+	return;
+}
+
+# the failed run's directory, checked; returns it. $measured: a table
+# measured before the end, kept (environment.tsv unless given).
 sub kept_run
 {
-	my ($what, $results_dir, $log, $error_re) = @_;
+	my ($what, $results_dir, $log, $error_re, $measured) = @_;
+	$measured //= 'environment.tsv';
 	my @dirs = glob("$results_dir/*");
 	is(scalar(@dirs), 1, "$what: one results directory") or diag($log);
 	my $kept = $dirs[0] // '';
 	like($kept, qr{/\d{8}-\d{6}-failed$}, "$what: named failed");
-	ok(-s "$kept/environment.tsv" && (() = slurp_file("$kept/environment.tsv") =~ /\n/g) >= 2,
-		"$what: the environment report measured before is kept");
+	ok(-s "$kept/$measured" && (() = slurp_file("$kept/$measured") =~ /\n/g) >= 2,
+		"$what: $measured, measured before, is kept");
 	like(eval { slurp_file("$kept/error.txt") } // '', $error_re, "$what: error.txt says what ended it");
 	like(eval { slurp_file("$kept/report.md") } // '', qr/^FAILED: the run ended early: /m,
 		"$what: the report says the run ended early");
@@ -248,10 +261,7 @@ sub kept_run
 	my @lines = grep { length } split /\n/, $log;
 	my $name = File::Basename::basename($kept);
 	like($lines[-1] // '', qr{measured results kept in /\S*/\Q$name\E }, "$what: the last line says where");
-	my ($stage) = $log =~ /staging in (\S+)/;
-	ok($stage && !-e $stage, "$what: the stage is removed");
-	my @left = grep { (eval { slurp_file("$_/cmdline") } // '') =~ /\Q$stage\E/ } glob('/proc/[0-9]*');
-	is(scalar(@left), 0, "$what: no process of the run is left (servers stopped)");
+	nothing_left($what, $log);
 	return $kept;
 }
 
@@ -291,5 +301,43 @@ like(eval { slurp_file("$unmounted/report.md") } // '', qr/^xfs .*not measured: 
 is($code, 130, 'an interrupted run exits 130');
 my $kept = kept_run('interrupted', "$work/results-interrupted", $stderr, qr/^interrupted$/);
 ok(-f "$kept/events-runs.tsv", 'interrupted: the benchmark under way kept what it had');
+
+# Interrupted at every other phase. Before anything is measured (setting
+# the stage up, planning): nothing to keep, no results directory, not even
+# the name it had reserved.
+# (held there by a stage hook, as the cluster user, that waits)
+($code, $stderr) = bench_until("$work/results-setup", qr/^setting up$/m, URINGPROBE_BENCHES => 'environment',
+	URINGPROBE_STAGE_HOOK => 'echo setting up >&2; sleep 30');
+is($code, 130, 'interrupted while setting up: exits 130');
+is(join(' ', map { File::Basename::basename($_) } glob("$work/results-setup/{*,.[!.]*}")), '',
+	'interrupted while setting up: no results directory, no reserved name left');
+nothing_left('interrupted while setting up', $stderr);
+
+# In the first benchmark, its first cells under way.
+($code, $stderr) = bench_until("$work/results-first", qr/\] environment /, URINGPROBE_BENCHES => 'environment events');
+is($code, 130, 'interrupted in the first benchmark: exits 130');
+my @first = glob("$work/results-first/*");
+is(scalar(@first), 1, 'interrupted in the first benchmark: one results directory');
+like($first[0] // '', qr{-failed$}, 'interrupted in the first benchmark: named failed');
+like(eval { slurp_file("$first[0]/error.txt") } // '', qr/^interrupted$/, 'interrupted in the first benchmark: error.txt says so');
+nothing_left('interrupted in the first benchmark', $stderr);
+
+# While the report is written, everything measured: the report is written
+# again, saying the run ended early, and every table kept.
+File::Copy::move("$driver/bench/report.pl", "$driver/bench/report-real.pl") or die "move: $!";
+open my $slow, '>', "$driver/bench/report.pl" or die "report.pl: $!";
+print $slow <<'PERL';
+# the report, begun slowly the first time, so that it is interrupted
+use FindBin;
+my $marker = "$ARGV[0].slow";
+if (!-e $marker) { open my $m, '>', $marker; close $m; print STDERR "writing the report\n"; sleep 30; }
+unlink $marker;
+exec 'perl', "$FindBin::Bin/report-real.pl", @ARGV;
+PERL
+close $slow;
+($code, $stderr) = bench_until("$work/results-report", qr/^writing the report$/m, URINGPROBE_BENCHES => 'environment');
+is($code, 130, 'interrupted while writing the report: exits 130');
+kept_run('interrupted while writing the report', "$work/results-report", $stderr, qr/^interrupted$/);
+File::Copy::move("$driver/bench/report-real.pl", "$driver/bench/report.pl") or die "move: $!";
 
 done_testing();
