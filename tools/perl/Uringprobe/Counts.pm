@@ -2,8 +2,10 @@
 # with its reason (identical ones grouped, xN), the line
 # "SUITE: N passed, N failed, N skipped", and the same appended to the
 # counts file ("counts<TAB>SUITE<TAB>passed<TAB>failed<TAB>skipped" and
-# "skip<TAB>SUITE<TAB>WHAT<TAB>REASON" lines, and "fail<TAB>SUITE<TAB>WHAT<TAB>
-# WHICH" for every failure given), if one is named.
+# "skip<TAB>SUITE<TAB>WHAT<TAB>REASON" lines, "fail<TAB>SUITE<TAB>WHAT<TAB>
+# WHICH" for every failure given, and "test<TAB>SUITE<TAB>WHAT<TAB>ok|fail|
+# skip<TAB>NAME" for every test given: what the fault table of
+# tools/test-summary counts), if one is named.
 package Uringprobe::Counts;
 
 use strict;
@@ -13,11 +15,12 @@ use Exporter 'import';
 our @EXPORT = qw(report_counts);
 
 # report_counts(SUITE, PASSED, FAILED, SKIPPED, [[WHAT, REASON], ...], COUNTS_FILE or undef,
-#               [[WHAT, WHICH TEST], ...] or undef)
+#               [[WHAT, WHICH TEST], ...] or undef, [[WHAT, RESULT, NAME], ...] or undef)
 sub report_counts
 {
-	my ($suite, $passed, $failed, $skipped, $skips, $counts_file, $failures) = @_;
+	my ($suite, $passed, $failed, $skipped, $skips, $counts_file, $failures, $tests) = @_;
 	$failures //= [];
+	$tests //= [];
 	if (@$skips)
 	{
 		my (%times, @lines);
@@ -31,6 +34,7 @@ sub report_counts
 	print $fh join("\t", 'counts', $suite, $passed, $failed, $skipped), "\n";
 	print $fh join("\t", 'skip', $suite, @$_), "\n" for @$skips;
 	print $fh join("\t", 'fail', $suite, @$_), "\n" for @$failures;
+	print $fh join("\t", 'test', $suite, map { s/[\t\n]/ /gr } @$_), "\n" for @$tests;
 	close $fh or die "cannot write $counts_file: $!\n";
 	return;
 }
