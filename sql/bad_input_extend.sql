@@ -65,6 +65,11 @@ SET uringprobe.scratch_dirs = '';
 SELECT regress_error_of('uringprobe_extend()') AS error;
 SET uringprobe.scratch_dirs = '/tmp/uringprobe-regress-missing';
 SELECT regress_error_of('uringprobe_extend()') AS error;
+-- a regular file listed, and a directory below one
+SET uringprobe.scratch_dirs = '/etc/passwd';
+SELECT regress_error_of('uringprobe_extend()') AS error;
+SET uringprobe.scratch_dirs = '/etc/passwd/x';
+SELECT regress_error_of('uringprobe_extend()') AS error;
 RESET uringprobe.scratch_dirs;
 SELECT count(*) AS files_left FROM pg_ls_dir('/tmp') f
 WHERE f LIKE 'uringprobe-' || pg_backend_pid() || '-%';

@@ -7,7 +7,8 @@
 # declares. docs/benchmarks.md names every benchmark, result file and
 # variable Uringprobe::Benchmarks declares, and no other (a made-up
 # declaration shows the check fails both ways). The README's table of
-# findings is what the results files in docs/results/ give. And every URINGPROBE_*
+# findings is what the results files in docs/results/ give; the fault
+# table of docs/testing.md is the faults declared. And every URINGPROBE_*
 # variable the docs name is used in bench/, tools/ or the Makefile, and
 # every one used there is documented.
 use strict;
@@ -17,6 +18,7 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 use Uringprobe::Cluster;
 use Uringprobe::Benchmarks qw(benchmarks docs_mismatches);
+use Uringprobe::Faults ();
 
 my $root = "$FindBin::RealBin/..";
 my $doc = slurp_file("$root/docs/functions.md");
@@ -171,6 +173,17 @@ is_deeply([ docs_mismatches($documented, \@made_up) ],
 	my ($printed) = $results ? run_command([ 'perl', "$root/bench/report.pl", '--findings-md', "$root/$results" ]) : ('');
 	ok($table ne '', 'the README has a table of findings');
 	is($table, "$printed\n", "the README's findings are what bench/report.pl --findings-md $results prints");
+}
+
+# docs/testing.md's table of faults is Uringprobe::Faults' list, row by
+# row (the counts column is a dated run's).
+{
+	my ($section) = slurp_file("$root/docs/testing.md") =~ /^## Faults survived\n(.*?)(?=^## |\z)/ms;
+	my @rows = map { [ (split /\s*\|\s*/, $_)[ 1 .. 4 ] ] } grep { /^\| (?!fault \||---)/ } split /\n/, $section // '';
+	my @declared = map { [ @$_{qw(fault injected holds tests)} ] } Uringprobe::Faults::faults();
+	ok(@declared >= 20, scalar(@declared) . ' faults declared');
+	is_deeply(\@rows, \@declared, "docs/testing.md's fault table is tools/perl/Uringprobe/Faults.pm's, row by row")
+	  or diag(join("\n", map { $_->[0] } @rows));
 }
 
 # Every URINGPROBE_* variable: documented <=> used.

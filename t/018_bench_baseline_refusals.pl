@@ -313,12 +313,18 @@ is(join(' ', map { File::Basename::basename($_) } glob("$work/results-setup/{*,.
 	'interrupted while setting up: no results directory, no reserved name left');
 nothing_left('interrupted while setting up', $stderr);
 
-# In the first benchmark, its first cells under way.
+# In the first benchmark, its first cells under way; every name of the
+# coming two minutes reserved by another run (started in the same second):
+# the run takes the next free one, <time>-2.
+mkdir "$work/results-first" or die "mkdir: $!";
+my @reserved = map { POSIX::strftime('.%Y%m%d-%H%M%S.incomplete', localtime(time + $_)) } 0 .. 120;
+mkdir "$work/results-first/$_" or die "mkdir $_: $!" for @reserved;
 ($code, $stderr) = bench_until("$work/results-first", qr/\] environment /, URINGPROBE_BENCHES => 'environment events');
 is($code, 130, 'interrupted in the first benchmark: exits 130');
 my @first = glob("$work/results-first/*");
 is(scalar(@first), 1, 'interrupted in the first benchmark: one results directory');
-like($first[0] // '', qr{-failed$}, 'interrupted in the first benchmark: named failed');
+like($first[0] // '', qr{/\d{8}-\d{6}-2-failed$}, 'its own second reserved by another run: named <time>-2, failed');
+is(scalar(grep { -d "$work/results-first/$_" } @reserved), scalar(@reserved), 'the names other runs reserved are left to them');
 like(eval { slurp_file("$first[0]/error.txt") } // '', qr/^interrupted$/, 'interrupted in the first benchmark: error.txt says so');
 nothing_left('interrupted in the first benchmark', $stderr);
 

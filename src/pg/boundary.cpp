@@ -32,14 +32,25 @@ void copy_text(char* dst, size_t size, const char* src) {
     dst[n] = '\0';
 }
 
+// As PostgreSQL's errcode_for_file_access() maps them, and the ones it has
+// no file for.
 int sqlstate_for_errno(int err) {
     switch (err) {
     case EPERM:
     case EACCES:
+    case EROFS:
     case ELOOP: // a symlink where a scratch path must have a directory
         return ERRCODE_INSUFFICIENT_PRIVILEGE;
     case ENOENT:
         return ERRCODE_UNDEFINED_FILE;
+    case EEXIST:
+        return ERRCODE_DUPLICATE_FILE;
+    case ENOTDIR:
+    case EISDIR:
+    case ENAMETOOLONG:
+        return ERRCODE_WRONG_OBJECT_TYPE;
+    case EIO:
+        return ERRCODE_IO_ERROR;
     case ENOSPC:
         return ERRCODE_DISK_FULL;
     case EMFILE:

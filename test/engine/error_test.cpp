@@ -1,9 +1,11 @@
 // Hints: the limit a DBA must look at, and only that one.
 #include "contract/error.hpp"
+#include "experiments/scratch_file.hpp"
 #include "uring/io_uring_caps.hpp"
 
 #include <cerrno>
 #include <gtest/gtest.h>
+#include <string>
 
 using namespace uringprobe;
 
@@ -29,4 +31,19 @@ TEST(Error, EnomemHintFollowsThisProcesssCharge) {
 
 TEST(Error, EnospcHintNamesTheFilesystem) {
     EXPECT_EQ(SysError(ENOSPC, "fallocate").hint(), "the filesystem is full");
+}
+
+// Odd scratch directories: a regular file listed, a read-only filesystem,
+// each said for what it is (a regular file was once called a symlink).
+TEST(Error, OddScratchDirectoriesSayWhatTheyAre) {
+    EXPECT_EQ(SysError(EROFS, "create /x/f").hint(), "the filesystem is mounted read-only");
+    EXPECT_EQ(SysError(ENOTDIR, "open /etc/passwd").hint(),
+              "a scratch directory, and each of its parents, must be a directory");
+    try {
+        ScratchDir("/etc/passwd", {"/etc/passwd"});
+        FAIL() << "a regular file was taken as a scratch directory";
+    } catch (const SysError& e) {
+        EXPECT_EQ(e.err(), ENOTDIR);
+        EXPECT_EQ(std::string(e.what()), "open /etc/passwd: Not a directory");
+    }
 }

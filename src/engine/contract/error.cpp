@@ -36,6 +36,10 @@ std::string errno_hint(int err, const std::string& call) {
         return "the kernel does not support this operation or argument";
     case ENOSPC:
         return "the filesystem is full";
+    case EROFS:
+        return "the filesystem is mounted read-only";
+    case ENOTDIR:
+        return "a scratch directory, and each of its parents, must be a directory";
     case EACCES:
         if (proc_view)
             return "reading another process's mappings and fds needs ptrace access to it: "

@@ -124,7 +124,7 @@ ScratchDir::ScratchDir(const std::string& path, const std::vector<std::string>& 
                 !(::fstatat(cur.get(), part.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
                   !S_ISDIR(st.st_mode) && !S_ISLNK(st.st_mode)))
                 err = ELOOP;
-            if (err == ELOOP || err == ENOTDIR)
+            if (err == ELOOP)
                 throw SysError(err, "open " + walked +
                                         " (scratch directories and their parents must be "
                                         "real directories, not symlinks)");

@@ -1,0 +1,231 @@
+# The faults the tests inject, each with how, what must hold and where it
+# is tested, and which of make test's assertions count for it: the table in
+# docs/testing.md (t/014 holds the two to each other) and the one
+# tools/test-summary prints at the end of make test, counted from the
+# "test" lines of its counts file (Uringprobe::Counts).
+#
+# A fault's `count` is a list of [suite, file, name] patterns; an assertion
+# counts for it when all three match (suite and file anchored, the name
+# searched). `cases`: an expected-output file whose error rows are the
+# cases each counted assertion ran.
+package Uringprobe::Faults;
+
+use strict;
+use warnings;
+use Exporter 'import';
+
+our @EXPORT_OK = qw(faults count_faults bad_input_cases);
+
+my $tap = qr/tap(?:-lane2)?|module-sanitizers/;
+
+sub bad_input
+{
+	my ($fn) = @_;
+	return {
+		fault => "bad input: uringprobe_$fn()",
+		injected => "sql/bad_input_$fn.sql: NULLs, zero, negatives, values past each cap, wrong names, types and combinations",
+		holds => 'one error with its SQLSTATE and a message naming the argument and the allowed values; the session goes on',
+		tests => 't/001 (pg_regress, every server and io_method)',
+		count => [ [ $tap, qr{t/001_regress\.pl}, qr/: pg_regress bad_input_$fn$/ ] ],
+		cases => "expected/bad_input_$fn.out",
+	};
+}
+
+sub stopped
+{
+	my ($fn, $names) = @_;
+	return {
+		fault => "cancel and terminate: uringprobe_$fn()",
+		injected => 'pg_cancel_backend() and pg_terminate_backend() in the middle of a long run',
+		holds => 'cancelled: 57014, the backend holds what it held (fds, rings, mappings, threads, children), no scratch file, the next call runs; terminated: the backend and its children gone, the server goes on',
+		tests => 't/009 (also under the sanitizers)',
+		count => [ [ $tap, qr{t/009_cancel_terminate\.pl}, qr/^[^:]+: $names: / ] ],
+	};
+}
+
+my @faults = (
+	(map { bad_input($_) } qw(rings extend completions events environment advise)),
+	{
+		fault => 'bad input: uringprobe-cli',
+		injected => 'each command with options out of range, unknown or missing',
+		holds => 'a usage error (exit 2) saying why, with the usage, and no result printed',
+		tests => 't/004',
+		count => [ [ $tap, qr{t/004_cli\.pl}, qr/: '[^']*' (?:is a usage error|says why|prints no result|shows the usage)/ ] ],
+	},
+	stopped('rings', 'rings'),
+	stopped('extend', 'extend (?:sync|io_uring)'),
+	stopped('completions', 'completions [^:]+'),
+	stopped('events', 'events (?:epoll|multishot|waiteventset|oneshot, peer process)'),
+	stopped('advise', 'advise'),
+	{
+		fault => 'statement_timeout mid-call',
+		injected => 'a statement_timeout shorter than the call',
+		holds => '57014 in time, the backend as it was; advise shortens its budget to half of it and says so',
+		tests => 't/005-t/007, t/016, sql/advise.sql',
+		count => [ [ $tap, qr{t/0\d\d_\w+\.pl}, qr/statement_timeout/ ] ],
+	},
+	{
+		fault => 'postmaster killed (-9)',
+		injected => 'kill -9 of the postmaster during each experiment',
+		holds => 'the backend and its children exit within seconds, no scratch file left, the server starts again',
+		tests => 't/019',
+		count => [ [ $tap, qr{t/019_postgresql_stops\.pl},
+			qr/: [^:]+: (?:postmaster killed|\.\.\. the server starts again|\.\.\. no scratch file of it left)/ ] ],
+	},
+	{
+		fault => 'backend killed (-9) mid-experiment',
+		injected => 'kill -9 of the backend during each experiment, the server restarting after the crash',
+		holds => 'its children exit with it, the crash restart removes its scratch file (preloaded; else the next call or PostgreSQL\'s own pgsql_tmp clean-up), the next call runs',
+		tests => 't/023, t/006, t/016',
+		count => [
+			[ $tap, qr{t/023_backend_killed\.pl}, qr/./ ],
+			[ $tap, qr{t/006_extend\.pl}, qr/crash restart|a server start \(preloaded\)|a stale file/ ],
+			[ $tap, qr{t/016_advise\.pl}, qr/killed mid-run|advise writes a pgsql_tmp-named file/ ] ],
+	},
+	{
+		fault => 'PostgreSQL\'s other interrupts',
+		injected => 'transaction_timeout (17+), the client killed with client_connection_check_interval, a recovery conflict on a standby, DROP DATABASE\'s barrier, pg_log_backend_memory_contexts()',
+		holds => 'the call ends with the server\'s own SQLSTATE (25P04, 40001) or the backend exits; a barrier and a memory-context log are served while the call goes on',
+		tests => 't/019',
+		count => [ [ $tap, qr{t/019_postgresql_stops\.pl},
+			qr/transaction_timeout|client killed|standby|conflict|DROP DATABASE|memory contexts|\.\.\. and the call goes on|\.\.\. until cancelled|\.\.\. with \d+P\d+|\.\.\. and the server goes on/ ] ],
+	},
+	{
+		fault => 'peer process killed or stopped',
+		injected => 'kill -9 or SIGSTOP of the process an experiment waits for (events, completions)',
+		holds => 'killed: one error saying the peer exited, the backend as it was; stopped: cancel still served within the bounded wait',
+		tests => 't/009, engine (Events, Completions)',
+		count => [
+			[ $tap, qr{t/009_cancel_terminate\.pl}, qr/its peer (?:killed|stopped)|: \.\.\. (?:the backend as it was|and the next call runs)|with a peer process: one child/ ],
+			[ qr/engine/, qr{test/engine}, qr/^(?:Events\.APeerThat|Completions\.ASenderThat)/ ] ],
+	},
+	{
+		fault => 'ENOSPC',
+		injected => 'a full filesystem under uringprobe_extend() (fallocate and written zeros)',
+		holds => '53100 with a hint naming the filesystem, the session goes on, no file left',
+		tests => 't/006, engine',
+		count => [ [ $tap, qr{t/006_extend\.pl}, qr/ENOSPC/ ], [ qr/engine/, qr{test/engine}, qr/Enospc/ ] ],
+	},
+	{
+		fault => 'EMFILE (RLIMIT_NOFILE)',
+		injected => 'a server started under a low ulimit -n; more rings, files or pipes than descriptors',
+		holds => 'one error whose hint names RLIMIT_NOFILE, the backend as it was; the environment report and advise give the exact limit io_uring needs, and a server started at it starts',
+		tests => 't/010, t/003, t/016',
+		count => [ [ $tap, qr{t/0(?:10_limits|03_environment_limits|16_advise)\.pl}, qr/ulimit -n|RLIMIT_NOFILE|EMFILE/ ] ],
+	},
+	{
+		fault => 'ENOMEM: RLIMIT_MEMLOCK and the memory caps',
+		injected => 'a server under a low ulimit -l; rings, depths and data beyond uringprobe.max_memory_mb',
+		holds => 'one error whose hint names RLIMIT_MEMLOCK only where ring memory is charged to it, or the setting and the bytes; the backend as it was',
+		tests => 't/010, t/005, engine',
+		count => [
+			[ $tap, qr{t/0(?:10_limits|05_rings)\.pl}, qr/ulimit -l|RLIMIT_MEMLOCK|max_memory_mb/ ],
+			[ qr/engine/, qr{test/engine}, qr/Memlock|Enomem|RingMemoryIsCapped/ ] ],
+	},
+	{
+		fault => 'io_uring refused (seccomp)',
+		injected => 'a seccomp filter answering EPERM or ENOSYS to the io_uring calls (test/refuse-io-uring.c), as container runtimes do',
+		holds => 'the environment report names the filter; every io_uring experiment 42501 with a hint naming the cause; advise says worker, naming it; the host unchanged',
+		tests => 't/021, engine (Refusal)',
+		count => [ [ $tap, qr{t/021_io_uring_refused\.pl}, qr/./ ], [ qr/engine/, qr{test/engine}, qr/^Refusal\.(?!Memlock)/ ] ],
+	},
+	{
+		fault => 'io_uring refused (kernel.io_uring_disabled)',
+		injected => 'kernel.io_uring_disabled = 2 on the host, held by sysctl_hold (only make test-sysctl)',
+		holds => 'the same as under seccomp, the cause named being the sysctl; the value put back however the run ends',
+		tests => 't/host_sysctl (make test-sysctl), t/020',
+		count => [ [ qr/host-sysctl/, qr{t/host_sysctl/.*}, qr/./ ], [ $tap, qr{t/020_with_sysctl\.pl}, qr/./ ] ],
+	},
+	{
+		fault => 'symlinks planted and swapped',
+		injected => 'links in and above the scratch directory, at a scratch file\'s own name, and a directory swapped for a link while sessions run',
+		holds => 'never followed: refused with a hint (42501/EEXIST), nothing outside touched, planted links left to their owner',
+		tests => 't/012, engine (ScratchDir)',
+		count => [ [ $tap, qr{t/012_confinement\.pl}, qr/./ ],
+			[ qr/engine/, qr{test/engine}, qr/^ScratchDir\.(?:Symlinked|Swapping|Planted)/ ] ],
+	},
+	{
+		fault => 'the cluster user hostile to root',
+		injected => 'make bench as root with a benchmark script of the cluster user\'s that plants links to a root-owned canary, a fifo and a gnuplot program in a TSV',
+		holds => 'the canary untouched, the program never run, the run fails naming each refused file',
+		tests => 'root-safety (tools/check-root-safety)',
+		count => [ [ qr/root-safety/, qr{tools/check-root-safety}, qr/canary|gnuplot|^the run / ] ],
+	},
+	{
+		fault => 'a mount left inside the scratch directory',
+		injected => 'a tmpfs mounted four levels down in tools/scratch-fs\'s directory, removed by root and by the cluster user (who cannot unmount it)',
+		holds => 'root unmounts it first; the cluster user\'s call fails naming it and removes nothing: never rm through a mount',
+		tests => 'root-safety (tools/check-root-safety)',
+		count => [ [ qr/root-safety/, qr{tools/check-root-safety}, qr/scratch-fs|^\.\.\. / ] ],
+	},
+	{
+		fault => 'two runs started in the same second',
+		injected => 'the results names of the coming seconds already reserved by other runs',
+		holds => 'the run takes the next free name (its time with -2), never another run\'s directory',
+		tests => 't/018',
+		count => [ [ $tap, qr{t/018_bench_baseline_refusals\.pl}, qr/reserved by another run|other runs reserved/ ] ],
+	},
+	{
+		fault => 'Ctrl-C of make bench',
+		injected => 'TERM to the run\'s process group while setting up, in the first benchmark, in a later one, while the report is written; a broken part of the driver',
+		holds => 'exit 130; what was measured kept in a results directory named ...-failed with the reason (nothing before the first cell); no process, stage or reserved name left',
+		tests => 't/018',
+		count => [ [ $tap, qr{t/018_bench_baseline_refusals\.pl}, qr/interrupted|broken driver|a driver that breaks/ ] ],
+	},
+	{
+		fault => 'Ctrl-C of uringprobe-cli',
+		injected => 'SIGINT to the CLI in the middle of a run',
+		holds => 'exit 130, its table says stopped, no child or scratch file left',
+		tests => 't/004',
+		count => [ [ $tap, qr{t/004_cli\.pl}, qr/interrupted/ ] ],
+	},
+	{
+		fault => 'error text cut mid-character',
+		injected => 'an argument of 600 two-byte characters after an even and an odd prefix, a LATIN1 client of a UTF8 database',
+		holds => 'the error keeps its SQLSTATE (22023), its text cut at a character\'s end',
+		tests => 't/022',
+		count => [ [ $tap, qr{t/022_error_text\.pl}, qr/./ ] ],
+	},
+	{
+		fault => 'load: every experiment at once, sessions stopped',
+		injected => 'make soak for 3 s on every server and io_method: 8 pgbench clients, sessions cancelled and terminated midway',
+		holds => 'the postmaster\'s fds, rings, mappings and processes as before, no error but the stops (by SQLSTATE), a witness backend\'s RSS flat',
+		tests => 't/013',
+		count => [ [ $tap, qr{t/013_soak\.pl}, qr/./ ] ],
+	},
+);
+
+sub faults { return @faults; }
+
+# The error rows of a bad_input expected file: one per case.
+sub bad_input_cases
+{
+	my ($file) = @_;
+	open my $fh, '<', $file or return 0;
+	my $n = grep { /(?:^ |\| )[0-9A-Z]{5}: / || /^ERROR:/ } <$fh>;
+	return $n;
+}
+
+# count_faults(COUNTS_FILE): for each fault, {passed, failed, skipped}.
+sub count_faults
+{
+	my ($counts_file) = @_;
+	my @n = map { { passed => 0, failed => 0, skipped => 0 } } @faults;
+	open my $fh, '<', $counts_file or die "cannot read $counts_file: $!\n";
+	while (my $line = <$fh>)
+	{
+		chomp $line;
+		my ($kind, $suite, $file, $result, $name) = split /\t/, $line, 5;
+		next unless $kind eq 'test' && defined $name;
+		for my $i (0 .. $#faults)
+		{
+			next unless grep {
+				$suite =~ /^(?:$_->[0])$/ && $file =~ /^(?:$_->[1])$/ && $name =~ $_->[2]
+			} @{ $faults[$i]{count} };
+			$n[$i]{ $result eq 'ok' ? 'passed' : $result eq 'skip' ? 'skipped' : 'failed' }++;
+		}
+	}
+	return @n;
+}
+
+1;
