@@ -61,6 +61,8 @@ my ($picks) = slurp_file('bench/soak.sql') =~ /^\\set pick random\(1, (\d+)\)/m
   or die "bench/soak.sql: no \\set pick random(1, N)\n";
 my @soak_calls = map { $case =~ s/:pick/$_/r =~ s/:dir/$scratch/gr =~ s/:client_id/0/gr } 1 .. $picks;
 my $witness = $node->background_psql('postgres', on_error_stop => 0);
+# (it lives longer than the test library's timeout: per query, not per session)
+$witness->set_query_timer_restart;
 my $witness_pid = $witness->query_safe('SELECT pg_backend_pid()');
 my ($witness_refusals, @witness_errors) = (0);
 my $witness_rss = sub {
