@@ -9,6 +9,7 @@
 #include "experiments/events_experiment.hpp"
 #include "experiments/extend_experiment.hpp"
 #include "experiments/rings_experiment.hpp"
+#include "experiments/scratch_file.hpp"
 
 #include <cerrno>
 #include <csignal>
@@ -95,7 +96,8 @@ namespace {
 AdviseTarget data_directory_target(const std::string& data_directory) {
     struct stat st {};
     const bool cluster = ::stat((data_directory + "/base").c_str(), &st) == 0;
-    AdviseTarget t{"data directory", data_directory + (cluster ? "/base/pgsql_tmp" : ""), ""};
+    AdviseTarget t{"data directory",
+                   data_directory + (cluster ? std::string("/base/") + kPgTempDirName : ""), ""};
     if (!cluster && ::stat(data_directory.c_str(), &st) != 0)
         t.unavailable = data_directory + ": " + std::strerror(errno) +
                         " (create it, or give the directory it will be made in)";

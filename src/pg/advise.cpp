@@ -16,23 +16,16 @@ extern "C" {
 #include "catalog/pg_tablespace_d.h"
 #include "common/relpath.h"
 #include "executor/spi.h"
-#include "storage/fd.h"
 #include "storage/proc.h"
 #include "utils/acl.h"
 }
-
-// storage/fd.h before PostgreSQL 18, common/file_utils.h since.
-#ifndef PG_TEMP_FILES_DIR
-#define PG_TEMP_FILES_DIR "pgsql_tmp"
-#endif
 
 namespace {
 
 // A tablespace, read from pg_tablespace before any C++ object exists.
 struct TablespaceText {
     char* name;
-    char* home;     // its relation files' directory
-    char* temp_dir; // where its temporary files go, on its filesystem
+    char* home; // its relation files' directory
 };
 
 char* spi_copy(const char* s) {
@@ -60,16 +53,13 @@ int read_tablespaces(TablespaceText** out) {
         const Oid oid = DatumGetObjectId(SPI_getbinval(row, desc, 1, &isnull));
         const char* name = SPI_getvalue(row, desc, 2);
         char home[MAXPGPATH];
-        char temp_dir[MAXPGPATH + sizeof(PG_TEMP_FILES_DIR) + 1];
         if (oid == DEFAULTTABLESPACE_OID)
             snprintf(home, sizeof home, "%s/base", DataDir);
         else
             snprintf(home, sizeof home, "%s/pg_tblspc/%u/%s", DataDir, oid,
                      TABLESPACE_VERSION_DIRECTORY);
-        snprintf(temp_dir, sizeof temp_dir, "%s/%s", home, PG_TEMP_FILES_DIR);
         t[i].name = spi_copy(name);
         t[i].home = spi_copy(home);
-        t[i].temp_dir = spi_copy(temp_dir);
     }
     SPI_finish();
     *out = t;
@@ -113,7 +103,7 @@ Datum uringprobe_advise(PG_FUNCTION_ARGS) {
                                    "scratch files into a tablespace needs";
             std::vector<uringprobe::TablespaceDirs> dirs;
             for (int i = 0; i < ntablespaces; ++i)
-                dirs.push_back({tablespaces[i].name, tablespaces[i].home, tablespaces[i].temp_dir});
+                dirs.push_back({tablespaces[i].name, tablespaces[i].home});
             req.targets = uringprobe::advise_targets(dirs, listed ? listed : "",
                                                      scratch_dirs ? scratch_dirs : "");
             uringprobe::validate(req);

@@ -304,9 +304,9 @@ TEST(Advise, MeasuresOnlyWhereASuperuserAllowed) {
     ASSERT_EQ(::mkdir(base.c_str(), 0700), 0);
     // /proc is never the filesystem of a temporary directory
     const std::vector<TablespaceDirs> ts = {
-        {"pg_default", base, base + "/pgsql_tmp"},
-        {"elsewhere", "/proc", "/proc/pgsql_tmp"},
-        {"gone", data.path() + "/missing", data.path() + "/missing/pgsql_tmp"},
+        {"pg_default", base},
+        {"elsewhere", "/proc"},
+        {"gone", data.path() + "/missing"},
     };
     const std::string listed_missing = scratch.path() + "/not-made";
 

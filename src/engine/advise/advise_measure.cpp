@@ -299,36 +299,28 @@ ExtendSummary ExtendMeasurement::summary() const {
     return s;
 }
 
-std::string resolve_target(const AdviseTarget& t, std::string* why, dev_t* dev) {
-    const size_t slash = t.dir.find_last_of('/');
-    if (t.dir.empty() || t.dir[0] != '/' || slash == std::string::npos) {
-        *why = "not an absolute path: '" + t.dir + "'";
-        return "";
-    }
-    const std::string parent = slash == 0 ? "/" : t.dir.substr(0, slash);
-    const std::string last = t.dir.substr(slash + 1);
+namespace {
+
+// `path` with its parent resolved (a tablespace's directory is reached
+// through a symlink in pg_tblspc), created if missing as PostgreSQL would:
+// its parent's owner (a root process must not leave a directory the
+// server cannot write in its cluster) and mode, with group access where
+// the parent has it. "" and *why when it cannot be.
+std::string made_as_postgresql_makes_it(const std::string& path, std::string* why) {
+    const size_t slash = path.find_last_of('/');
+    const std::string parent = slash == 0 ? "/" : path.substr(0, slash);
     char* real = ::realpath(parent.c_str(), nullptr);
-    if (!real) {
-        *why = parent + ": " + std::strerror(errno);
-        return "";
-    }
-    // (a scratch directory as listed: its path is checked for symlinks as
-    // uringprobe_extend() checks it)
-    std::string dir =
-        t.make_missing ? std::string(real) + (std::string(real) == "/" ? "" : "/") + last : t.dir;
-    std::free(real);
-    // Created as PostgreSQL would: its parent's owner (a root process must
-    // not leave a directory the server cannot write in its cluster) and
-    // mode, with group access where the parent has it.
     struct stat parent_st {};
-    if (::stat(parent.c_str(), &parent_st) != 0) {
+    if (!real || ::stat(real, &parent_st) != 0) {
         *why = parent + ": " + std::strerror(errno);
+        std::free(real);
         return "";
     }
+    const std::string dir =
+        std::string(real) + (std::string(real) == "/" ? "" : "/") + path.substr(slash + 1);
+    std::free(real);
     const mode_t mode = 0700 | (parent_st.st_mode & 0050);
-    if (!t.make_missing) {
-        // (a scratch directory: the superuser made it)
-    } else if (::mkdir(dir.c_str(), mode) == 0) {
+    if (::mkdir(dir.c_str(), mode) == 0) {
         if ((geteuid() == 0 && ::chown(dir.c_str(), parent_st.st_uid, parent_st.st_gid) != 0) ||
             ::chmod(dir.c_str(), mode) != 0) {
             *why = "chown/chmod " + dir + ": " + std::strerror(errno);
@@ -338,9 +330,28 @@ std::string resolve_target(const AdviseTarget& t, std::string* why, dev_t* dev) 
         *why = "mkdir " + dir + ": " + std::strerror(errno);
         return "";
     }
+    return dir;
+}
+
+} // namespace
+
+std::string resolve_target(const AdviseTarget& t, std::string* why, dev_t* dev) {
+    if (t.dir.empty() || t.dir[0] != '/') {
+        *why = "not an absolute path: '" + t.dir + "'";
+        return "";
+    }
+    // (a scratch directory is taken as listed: uringprobe_extend()'s checks
+    // of its path for symlinks then apply)
+    const std::string dir = t.make_missing ? made_as_postgresql_makes_it(t.dir, why) : t.dir;
+    if (dir.empty())
+        return "";
     struct stat st {};
-    if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
-        *why = dir + ": " + (errno ? std::strerror(errno) : "not a directory");
+    if (::stat(dir.c_str(), &st) != 0) {
+        *why = dir + ": " + std::strerror(errno);
+        return "";
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        *why = dir + ": not a directory";
         return "";
     }
     if (::access(dir.c_str(), R_OK | W_OK | X_OK) != 0) {

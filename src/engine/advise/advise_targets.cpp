@@ -33,7 +33,7 @@ std::vector<AdviseTarget> advise_targets(const std::vector<TablespaceDirs>& tabl
     const std::vector<std::string> scratch = split_dir_list(scratch_text);
     std::vector<AdviseTarget> out;
     for (const TablespaceDirs& t : tablespaces) {
-        AdviseTarget target{t.name, t.temp_dir, ""};
+        AdviseTarget target{t.name, t.home + "/" + kPgTempDirName, ""};
         if (is_listed(listed, t.name)) {
             out.push_back(target);
             continue;

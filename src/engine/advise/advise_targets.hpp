@@ -12,13 +12,13 @@ namespace uringprobe {
 // A tablespace as the server lays it out.
 struct TablespaceDirs {
     std::string name;
-    std::string home;     // its relation files: base, or pg_tblspc/<oid>/PG_<version>
-    std::string temp_dir; // its temporary-file directory (home's pgsql_tmp)
+    std::string home; // its relation files: base, or pg_tblspc/<oid>/PG_<version>
 };
 
 // One target per tablespace, by the rule:
 //  - named in `listed` (uringprobe.advise_tablespaces: names separated by
-//    commas, or * for every one): its temporary-file directory;
+//    commas, or * for every one): its temporary-file directory, home's
+//    pgsql_tmp;
 //  - else the first directory of `scratch_dirs` (uringprobe.scratch_dirs)
 //    on the filesystem that holds its home, never created;
 //  - else none: the target is unavailable, saying why and which setting

@@ -177,8 +177,8 @@ ScratchFile::ScratchFile(const ScratchDir& dir) : dir_fd_(dir.fd()) {
     static std::atomic<unsigned long long> seq{0};
     char name[128];
     const std::string& path = dir.path();
-    const bool pg_temp_dir =
-        path.size() >= 10 && path.compare(path.size() - 10, 10, "/pgsql_tmp") == 0;
+    const std::string last = path.substr(path.find_last_of('/') + 1);
+    const bool pg_temp_dir = last == kPgTempDirName;
     std::snprintf(name, sizeof name, "%s%s%ld-%" PRIu64 "-%llu%s", pg_temp_dir ? kPgTempPrefix : "",
                   kPrefix, static_cast<long>(getpid()), start_time_of(getpid()), seq.fetch_add(1),
                   kSuffix);

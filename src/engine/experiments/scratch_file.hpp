@@ -12,6 +12,10 @@
 
 namespace uringprobe {
 
+// The name of a tablespace's temporary-file directory (PostgreSQL's
+// PG_TEMP_FILES_DIR), where uringprobe_advise() measures.
+inline constexpr char kPgTempDirName[] = "pgsql_tmp";
+
 // An open allowed directory. `path` must be absolute, free of "." and ".."
 // components, equal to one of `allowed` (trailing slashes aside), and every
 // component must be a real directory, not a symlink; throws InvalidArgument
