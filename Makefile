@@ -13,8 +13,9 @@
 EXTENSION = uringprobe
 MODULE_big = uringprobe
 DATA = uringprobe--0.1.sql
-REGRESS = environment rings extend completions events advise error_of bad_input_environment \
-	bad_input_rings bad_input_extend bad_input_completions bad_input_events bad_input_advise \
+REGRESS = environment rings extend reads completions events advise error_of bad_input_environment \
+	bad_input_rings bad_input_extend bad_input_reads bad_input_completions bad_input_events \
+	bad_input_advise \
 	permissions \
 	result_columns
 

@@ -160,6 +160,71 @@ RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'uringprobe_extend'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
 
+-- What asynchronous reads buy (the counterpart of uringprobe_extend): the
+-- same bytes of a file read in block_kb pieces, in order or in a seeded
+-- random order, by method 'sync' (pread one at a time), 'sync_fadvise'
+-- (pread, POSIX_FADV_WILLNEED `distance` pieces ahead), 'io_uring'
+-- (`in_flight` reads kept in flight on this backend's ring, one submitted per
+-- completion) or 'workers' (`in_flight` reads queued for `workers` threads
+-- doing pread: io_method=worker's hand-offs, modelled). Buffered reads start
+-- cold (the file's pages dropped, resident_before counts what was left) or
+-- warm; direct reads use O_DIRECT; `passes` times over. The file: a scratch file of file_mb MB
+-- written first in dir (NULL: the first of uringprobe.scratch_dirs), or the
+-- segment files of relation rel, opened read-only. p50_us..max_us: per read,
+-- issued to completion seen (latency_histogram: every read).
+CREATE FUNCTION uringprobe_reads(
+    method text DEFAULT 'sync',
+    pattern text DEFAULT 'sequential',
+    block_kb integer DEFAULT 128,
+    in_flight integer DEFAULT 16,
+    distance integer DEFAULT 16,
+    workers integer DEFAULT 3,
+    direct boolean DEFAULT false,
+    cache text DEFAULT 'cold',
+    file_mb integer DEFAULT 64,
+    passes integer DEFAULT 1,
+    seed bigint DEFAULT 1,
+    rel regclass DEFAULT NULL,
+    dir text DEFAULT NULL,
+    OUT experiment text,
+    OUT variant text,
+    OUT status text,
+    OUT ops bigint,
+    OUT seconds double precision,
+    OUT ops_per_sec double precision,
+    OUT p50_us double precision,
+    OUT p99_us double precision,
+    OUT max_us double precision,
+    OUT user_ms double precision,
+    OUT sys_ms double precision,
+    OUT minflt bigint,
+    OUT vcsw bigint,
+    OUT ivcsw bigint,
+    OUT method text,
+    OUT pattern text,
+    OUT block_kb bigint,
+    OUT in_flight bigint,
+    OUT cache text,
+    OUT source text,
+    OUT file_mb double precision,
+    OUT mb_per_sec double precision,
+    OUT mean_in_flight double precision,
+    OUT max_in_flight bigint,
+    OUT enters bigint,
+    OUT read_calls bigint,
+    OUT fadvise_calls bigint,
+    OUT worker_wakeups bigint,
+    OUT submitter_waits bigint,
+    OUT submitter_cpu_ms double precision,
+    OUT helpers_cpu_ms double precision,
+    OUT iowq_workers bigint,
+    OUT pages bigint,
+    OUT resident_before bigint,
+    OUT latency_histogram text)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'uringprobe_reads'
+LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
+
 -- Completions kept in flight (report 2): `depth` operations on a ring of
 -- this backend, every reaped completion replaced at once by a new operation
 -- with its own submission (resubmit 'each', the report's shape) or all those
@@ -298,6 +363,12 @@ REVOKE ALL ON FUNCTION uringprobe_completions(text, integer, text, text, text, b
     FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION uringprobe_completions(text, integer, text, text, text, bigint, text)
     TO pg_execute_server_program;
+-- Rings and threads: for those trusted to run programs as the server's user
+-- (a scratch file also needs pg_write_server_files, rel pg_read_server_files).
+REVOKE ALL ON FUNCTION uringprobe_reads(text, text, integer, integer, integer, integer, boolean,
+    text, integer, integer, bigint, regclass, text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION uringprobe_reads(text, text, integer, integer, integer, integer, boolean,
+    text, integer, integer, bigint, regclass, text) TO pg_execute_server_program;
 REVOKE ALL ON FUNCTION uringprobe_events(text, integer, bigint, text, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION uringprobe_events(text, integer, bigint, text, text) TO pg_execute_server_program;
 -- Rings, forks and (with pg_write_server_files) scratch files in the

@@ -6,6 +6,8 @@ CREATE ROLE regress_uringprobe_nobody;
 CREATE ROLE regress_uringprobe_monitor IN ROLE pg_monitor;
 CREATE ROLE regress_uringprobe_program IN ROLE pg_execute_server_program;
 CREATE ROLE regress_uringprobe_writer IN ROLE pg_write_server_files;
+CREATE ROLE regress_uringprobe_reader IN ROLE pg_execute_server_program, pg_read_server_files;
+CREATE TABLE regress_reads_private AS SELECT 1 AS id;
 
 SELECT p.proname,
        has_function_privilege('regress_uringprobe_nobody', p.oid, 'EXECUTE') AS nobody,
@@ -37,6 +39,16 @@ SELECT status, ops FROM uringprobe_completions(completions => 10);
 SELECT status, ops FROM uringprobe_events(events => 10);
 -- reading writes a scratch file first: pg_write_server_files as well
 SELECT status FROM uringprobe_completions('read', completions => 10);
+-- reads: a scratch file needs pg_write_server_files, a relation's files
+-- pg_read_server_files
+SELECT status FROM uringprobe_reads(file_mb => 1);
+SELECT status FROM uringprobe_reads(rel => 'pg_class');
+RESET ROLE;
+
+SET ROLE regress_uringprobe_reader;
+SELECT status, source FROM uringprobe_reads(rel => 'pg_class', block_kb => 8);
+-- and only a relation it may select from
+SELECT status FROM uringprobe_reads(rel => 'regress_reads_private');
 RESET ROLE;
 
 -- writing scratch files: for those trusted to write the server's files,
@@ -53,4 +65,6 @@ DROP ROLE regress_uringprobe_nobody;
 DROP ROLE regress_uringprobe_monitor;
 DROP ROLE regress_uringprobe_program;
 DROP ROLE regress_uringprobe_writer;
+DROP ROLE regress_uringprobe_reader;
+DROP TABLE regress_reads_private;
 DROP EXTENSION uringprobe;

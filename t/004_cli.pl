@@ -48,6 +48,18 @@ for my $server (servers())
 	is("$c{status} $c{ops} $c{errors}", 'ok 500 0', "$server->{name}: completions in a bare process");
 	%c = row_of($cli, 'completions', '--op', 'read', '--dir', $scratch, '--completions', '500');
 	is("$c{status} $c{ops} $c{errors}", 'ok 500 0', "$server->{name}: completions of reads in a bare process");
+	for my $method (qw(sync io_uring workers))
+	{
+		%c = row_of($cli, 'reads', '--method', $method, '--dir', $scratch, '--file-mb', '2', '--block-kb', '64');
+		is("$c{status} $c{ops} $c{resident_before}", 'ok 31 0', "$server->{name}: reads ($method) in a bare process, cold");
+	}
+	my $given = "$scratch/given";
+	PostgreSQL::Test::Utils::append_to_file($given, 'x' x 65536);
+	chmod 0400, $given;
+	%c = row_of($cli, 'reads', '--method', 'io_uring', '--file', $given, '--file', $given, '--block-kb', '4');
+	is("$c{status} $c{ops} $c{source}", "ok 32 $given,$given", "$server->{name}: reads of given files, read-only");
+	unlink $given;
+	is(scalar(scratch_files($scratch)), 0, "$server->{name}: reads left no file");
 	%c = row_of($cli, 'events', '--loop', 'uring_oneshot', '--pipes', '3', '--events', '300');
 	is("$c{status} $c{ops} $c{rounds}", 'ok 300 100', "$server->{name}: events in a bare process");
 	%c = row_of($cli, 'events', '--loop', 'uring_oneshot', '--peer', 'process', '--events', '300');
@@ -99,6 +111,12 @@ for my $server (servers())
 		[ [ 'completions', '--flags', 'iopoll' ], qr/flags must be one of sqpoll, single_issuer/ ],
 		[ [ 'completions', '--resubmit', 'never' ], qr/resubmit must be one of each, batch, got 'never'/ ],
 		[ [ 'completions', '--flags', 'defer_taskrun' ], qr/defer_taskrun requires single_issuer/ ],
+		[ ['reads'], qr/reads needs --dir DIR or --file FILE/ ],
+		[ [ 'reads', '--dir', $scratch, '--method', 'aio' ], qr/method must be one of sync, sync_fadvise, io_uring, workers, got 'aio'/ ],
+		[ [ 'reads', '--dir', $scratch, '--block-kb', '12' ], qr/block_kb must be a power of two between 4 and 1024, got 12/ ],
+		[ [ 'reads', '--dir', $scratch, '--in-flight', '0' ], qr/in_flight must be between 1 and 256/ ],
+		[ [ 'reads', '--dir', $scratch, '--direct', '--cache', 'warm' ], qr/cache 'warm' does not apply to direct reads/ ],
+		[ [ 'reads', '--rel', 'pg_class' ], qr/--rel is SQL's .*name its files with --file/ ],
 		[ [ 'events', '--peer', 'thread' ], qr/peer must be one of self, process, got 'thread'/ ],
 		[ [ 'events', '--loop', 'pg_waiteventset' ], qr/only uringprobe_events\(\) in a backend has it/ ],
 		[ [ 'events', '--pipes', '0' ], qr/pipes must be between 1 and 1000, got 0/ ],
@@ -143,7 +161,8 @@ for my $server (servers())
 	for my $run ([ 'extend', '--dir', $scratch, '--total-mb', 1024, '--blocks', 1, '--write-data', '--sessions', 2 ],
 		[ 'events', '--loop', 'epoll', '--events', 100000000 ],
 		[ 'events', '--loop', 'uring_multishot', '--events', 100000000, '--peer', 'process' ],
-		[ 'completions', '--op', 'recv', '--completions', 100000000 ])
+		[ 'completions', '--op', 'recv', '--completions', 100000000 ],
+		[ 'reads', '--method', 'workers', '--dir', $scratch, '--file-mb', 8, '--passes', 100000 ])
 	{
 		my ($o, $e) = ('', '');
 		my $h = IPC::Run::start([ $cli, @$run, '--format', 'tsv' ], '<', \undef, '>', \$o, '2>', \$e);

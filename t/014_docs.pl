@@ -120,7 +120,7 @@ for my $line (split /\n/, $installed)
 	# declares; the environment's settings default to the server's own
 	# in SQL (NULL), to PostgreSQL 18's on the command line, so there
 	# names and types only
-	if (my $command = { map { ("uringprobe_$_" => $_) } qw(rings extend completions events advise environment) }->{$name})
+	if (my $command = { map { ("uringprobe_$_" => $_) } qw(rings extend reads completions events advise environment) }->{$name})
 	{
 		my ($tsv) = run_command([ "$server->{bindir}/uringprobe-cli", 'params', $command, '--format', 'tsv' ]);
 		my @rows = map { [ split /\t/ ] } grep { !/^command\t/ } split /\n/, $tsv;
@@ -134,7 +134,7 @@ for my $line (split /\n/, $installed)
 		  or diag("engine: " . join(', ', map { "@$_" } @table));
 		my @cli_only = grep { $_->[9] eq 'no' } @rows;
 		ok(!grep({ $_->[7] !~ /^--[a-z-]+$/ } @rows), "$name: every parameter is an option of uringprobe-cli $command");
-		ok($command =~ /^(advise|environment)$/ ? @cli_only > 0 : !@cli_only,
+		ok($command =~ /^(advise|environment|reads)$/ ? @cli_only > 0 : !@cli_only,
 			"$name: options of the command line only: " . join(' ', map { $_->[7] } @cli_only));
 	}
 	is_deeply($d->{params}, \@in, "$name: parameters, types and defaults as documented")

@@ -3,10 +3,13 @@
  * default profiles since 2023): io_uring_setup, io_uring_enter and
  * io_uring_register fail with `err` (EPERM there), every other system call
  * runs. Nothing outside the process changes. Used by the engine tests and
- * by test/refuse-io-uring.c, which starts a server this way. C and C++. */
+ * by test/refuse-io-uring.c, which starts a server this way. C and C++.
+ * And O_DIRECT refused the same way, for the engine tests. */
 #ifndef URINGPROBE_REFUSE_IO_URING_H
 #define URINGPROBE_REFUSE_IO_URING_H
 
+#include <errno.h>
+#include <fcntl.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
@@ -20,6 +23,31 @@
 #define URINGPROBE_AUDIT_ARCH AUDIT_ARCH_AARCH64
 #else
 #error "refuse_io_uring: add this architecture's AUDIT_ARCH"
+/* O_DIRECT refused to this process, as a filesystem without it refuses
+ * it: openat with O_DIRECT in its flags fails with EINVAL, everything else
+ * runs. 0, or -1 with errno set. */
+#ifdef O_DIRECT /* _GNU_SOURCE */
+static inline int refuse_o_direct(void) {
+    struct sock_filter code[] = {
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, URINGPROBE_AUDIT_ARCH, 1, 0),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_openat, 1, 0),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+        /* the flags' low 32 bits (little-endian) */
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[2])),
+        BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, O_DIRECT, 0, 1),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EINVAL),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+    };
+    struct sock_fprog prog = {(unsigned short)(sizeof code / sizeof code[0]), code};
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+        return -1;
+    return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog);
+}
+#endif
+
 #endif
 
 /* 0, or -1 with errno set. */
@@ -43,5 +71,30 @@ static inline int refuse_io_uring(int err) {
         return -1;
     return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog);
 }
+
+/* O_DIRECT refused to this process, as a filesystem without it refuses
+ * it: openat with O_DIRECT in its flags fails with EINVAL, everything else
+ * runs. 0, or -1 with errno set. */
+#ifdef O_DIRECT /* _GNU_SOURCE */
+static inline int refuse_o_direct(void) {
+    struct sock_filter code[] = {
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, URINGPROBE_AUDIT_ARCH, 1, 0),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_openat, 1, 0),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+        /* the flags' low 32 bits (little-endian) */
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[2])),
+        BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, O_DIRECT, 0, 1),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EINVAL),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+    };
+    struct sock_fprog prog = {(unsigned short)(sizeof code / sizeof code[0]), code};
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+        return -1;
+    return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog);
+}
+#endif
 
 #endif

@@ -302,7 +302,8 @@ suite_log_dir() {
 
 # Run a command in the staged suite $1 as the cluster user, with the server
 # list (the suite's, or the file SUITE_SERVERS names), the scratch
-# filesystems (fs/ beside the suite: tools/scratch-fs) and the TAP modules
+# filesystems (fs/ beside the suite: tools/scratch-fs), the storage kinds
+# (fs/storage: tools/storage) and the TAP modules
 # (those of the first server, $2 = its pg_config).
 run_in_suite() {
 	local suite=$1 pg_config=$2 rc=0
@@ -312,6 +313,7 @@ run_in_suite() {
 	(cd "$suite" && exec "$UP_TOOLS/as-cluster-user" env \
 		URINGPROBE_SERVERS="${SUITE_SERVERS:-$suite/servers.list}" \
 		URINGPROBE_SCRATCH_FS_LIST="$(dirname "$suite")/fs/filesystems.list" \
+		URINGPROBE_STORAGE_LIST="$(dirname "$suite")/fs/storage/storage.list" \
 		PERL5LIB="$suite/tools/perl:$("$pg_config" --pkglibdir)/pgxs/src/test/perl" \
 		"$@") || rc=$?
 	# the cluster user's limits were printed once: enough

@@ -86,6 +86,10 @@ ParamValue option_value(const Param& param, const std::string& opt, Args& args) 
     case ParamType::seconds:
         v.seconds = parse_seconds(opt, args.value());
         break;
+    case ParamType::relation:
+        usage_error(opt +
+                    " is SQL's (a relation of the database); here name its files with --file");
+        break;
     default:
         v.i = parse_number(opt, args.value(), param.type == ParamType::bigint);
     }

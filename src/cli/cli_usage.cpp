@@ -5,6 +5,7 @@
 #include "experiments/environment.hpp"
 #include "experiments/events_experiment.hpp"
 #include "experiments/extend_experiment.hpp"
+#include "experiments/reads_experiment.hpp"
 #include "experiments/rings_experiment.hpp"
 
 namespace uringprobe::cli {
@@ -46,6 +47,11 @@ std::vector<CommandHelp> command_help() {
         {"extend", "extend --dir DIR [options]",
          "extend: grow scratch files in DIR the way PostgreSQL extends a relation:\n",
          params_of(extend_params()), usage_line("--blocks N", "min_blocks and max_blocks at once")},
+        {"reads", "reads --dir DIR | --file FILE... [options]",
+         "reads: the same bytes of a file read one at a time, with advice ahead, kept in\n"
+         "  flight on a ring, or queued for worker threads (a scratch file in DIR,\n"
+         "  written first, or FILEs opened read-only):\n",
+         params_of(reads_params()), ""},
         {"completions", "completions [options]",
          "completions: keep operations in flight on a ring, each reaped one replaced at once:\n",
          params_of(completions_params()), ""},

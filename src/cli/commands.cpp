@@ -8,6 +8,7 @@
 #include "experiments/environment.hpp"
 #include "experiments/events_experiment.hpp"
 #include "experiments/extend_experiment.hpp"
+#include "experiments/reads_experiment.hpp"
 #include "experiments/rings_experiment.hpp"
 #include "experiments/scratch_file.hpp"
 
@@ -185,6 +186,15 @@ int cmd_extend(int argc, char** argv) {
     take_scratch_dir(p.dir, true, "extend needs --dir DIR");
     validate(p, {});
     print_table(extend_table(run_extend(p, {p.dir}, stop_on_interrupt())), tsv);
+    return exit_status();
+}
+
+int cmd_reads(int argc, char** argv) {
+    bool tsv = false;
+    ReadsParams p = parse_params(reads_params(), argc, argv, &tsv);
+    take_scratch_dir(p.dir, p.files.empty(), "reads needs --dir DIR or --file FILE");
+    validate(p, {});
+    print_table(reads_table(run_reads(p, {p.dir}, stop_on_interrupt())), tsv);
     return exit_status();
 }
 

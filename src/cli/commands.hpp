@@ -8,6 +8,7 @@ int cmd_environment(int argc, char** argv);
 int cmd_advise(int argc, char** argv);
 int cmd_rings(int argc, char** argv);
 int cmd_extend(int argc, char** argv);
+int cmd_reads(int argc, char** argv);
 int cmd_completions(int argc, char** argv);
 int cmd_events(int argc, char** argv);
 int cmd_params(int argc, char** argv);

@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
         {"advise", cli::cmd_advise},
         {"rings", cli::cmd_rings},
         {"extend", cli::cmd_extend},
+        {"reads", cli::cmd_reads},
         {"completions", cli::cmd_completions},
         {"events", cli::cmd_events},
         {"params", cli::cmd_params},

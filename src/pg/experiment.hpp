@@ -45,7 +45,7 @@ template <typename P, typename Body>
 Datum run_experiment(FunctionCallInfo fcinfo, const char* function, const ParamTable<P>& (*table)(),
                      Body&& body) {
     SqlArgShape shape;
-    run_guarded([&] { copy_shape(params_of(table()), &shape); });
+    run_guarded([&] { copy_shape(sql_params_of(table()), &shape); });
     const SqlArg* args = read_sql_args(fcinfo, shape, function);
     const uint32 wait_event = experiment_wait_event();
     ResultRows out;

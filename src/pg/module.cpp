@@ -26,6 +26,7 @@ int max_rings_setting = kMaxRings.default_value;
 int max_forks_setting = kMaxForks.default_value;
 int max_scratch_mb_setting = kMaxScratchMb.default_value;
 int max_memory_mb_setting = kMaxMemoryMb.default_value;
+int max_read_in_flight_setting = kMaxReadInFlight.default_value;
 int max_advise_seconds_setting = kMaxAdviseSeconds.default_value;
 } // namespace uringprobe::pg
 
@@ -83,6 +84,7 @@ void _PG_init(void) {
     define_cap(uringprobe::kMaxForks, &uringprobe::pg::max_forks_setting, 0);
     define_cap(uringprobe::kMaxScratchMb, &uringprobe::pg::max_scratch_mb_setting, GUC_UNIT_MB);
     define_cap(uringprobe::kMaxMemoryMb, &uringprobe::pg::max_memory_mb_setting, GUC_UNIT_MB);
+    define_cap(uringprobe::kMaxReadInFlight, &uringprobe::pg::max_read_in_flight_setting, 0);
     define_cap(uringprobe::kMaxAdviseSeconds, &uringprobe::pg::max_advise_seconds_setting,
                GUC_UNIT_S);
     MarkGUCPrefixReserved("uringprobe");

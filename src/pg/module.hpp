@@ -14,6 +14,7 @@ extern int max_forks_setting;
 // uringprobe.max_scratch_mb: most bytes one uringprobe_extend() call writes.
 extern int max_scratch_mb_setting;
 extern int max_memory_mb_setting;
+extern int max_read_in_flight_setting;
 // uringprobe.max_advise_seconds: the longest budget uringprobe_advise() takes.
 extern int max_advise_seconds_setting;
 } // namespace uringprobe::pg

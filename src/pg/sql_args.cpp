@@ -90,6 +90,9 @@ SqlArg* read_sql_args(FunctionCallInfo fcinfo, const SqlArgShape& shape, const c
         case ParamType::seconds:
             a.seconds = interval_seconds(PG_GETARG_INTERVAL_P(i), shape.names[i]);
             break;
+        case ParamType::relation:
+            a.i = PG_GETARG_OID(i);
+            break;
         }
     }
     return args;

@@ -43,8 +43,12 @@ void copy_shape(const std::vector<Param>& params, SqlArgShape* out);
 SqlArg* read_sql_args(FunctionCallInfo fcinfo, const SqlArgShape& shape, const char* function);
 
 // Inside run_guarded(): the arguments set into `p` through `table`.
+// Rows of the command line alone (in_sql false) take no argument.
 template <typename P> void set_from_args(const ParamTable<P>& table, const SqlArg* args, P& p) {
-    for (size_t i = 0; i < table.size(); ++i) {
+    size_t i = 0;
+    for (const auto& row : table) {
+        if (!row.param.in_sql)
+            continue;
         ParamValue v;
         v.null = args[i].null;
         v.i = args[i].i;
@@ -52,8 +56,18 @@ template <typename P> void set_from_args(const ParamTable<P>& table, const SqlAr
         v.seconds = args[i].seconds;
         if (args[i].s)
             v.s = args[i].s;
-        table[i].set(p, v);
+        row.set(p, v);
+        ++i;
     }
+}
+
+// The Params a SQL function declares (in_sql), in order.
+template <typename P> std::vector<Param> sql_params_of(const ParamTable<P>& table) {
+    std::vector<Param> out;
+    for (const auto& row : table)
+        if (row.param.in_sql)
+            out.push_back(row.param);
+    return out;
 }
 
 } // namespace uringprobe::pg

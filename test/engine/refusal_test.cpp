@@ -1,4 +1,5 @@
 #include "../refuse_io_uring.h"
+#include "child_processes.hpp"
 #include "contract/error.hpp"
 #include "experiments/completions_experiment.hpp"
 #include "uring/io_uring_caps.hpp"
@@ -27,28 +28,6 @@ RefusalFacts facts(const char* disabled, int seccomp_mode, bool in_group = false
 
 bool says(const std::string& text, const char* what) {
     return text.find(what) != std::string::npos;
-}
-
-// Runs `body` in a child process; returns the text it returned.
-template <typename Body> std::string in_child(Body body) {
-    int fds[2];
-    EXPECT_EQ(::pipe(fds), 0);
-    const pid_t pid = ::fork();
-    if (pid == 0) {
-        ::close(fds[0]);
-        std::string out = body();
-        (void)!::write(fds[1], out.data(), out.size());
-        ::_exit(0);
-    }
-    ::close(fds[1]);
-    std::string out;
-    char buf[4096];
-    for (ssize_t n; (n = ::read(fds[0], buf, sizeof buf)) > 0;)
-        out.append(buf, static_cast<size_t>(n));
-    ::close(fds[0]);
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-    return out;
 }
 
 // Runs `body` in a child process whose io_uring a seccomp filter refuses

@@ -21,14 +21,21 @@ inline constexpr CapSetting kMaxRings{
     "Most io_uring rings one uringprobe_rings() call may create."};
 inline constexpr CapSetting kMaxForks{"uringprobe.max_forks", 100000, 1, 10000000,
                                       "Most child processes one uringprobe_rings() call may fork."};
-inline constexpr CapSetting kMaxScratchMb{"uringprobe.max_scratch_mb", 1024, 1, 1048576,
-                                          "Most megabytes one uringprobe_extend() call may write."};
+inline constexpr CapSetting kMaxScratchMb{
+    "uringprobe.max_scratch_mb", 1024, 1, 1048576,
+    "Most megabytes one uringprobe_extend() or uringprobe_reads() call may write."};
 // Memory a call holds that PostgreSQL does not account for: ring memory
 // (unswappable kernel memory, charged to the server's memory cgroup) and
 // extend's page buffers. 256 MB: what a 4 GiB host gives up without harm.
 inline constexpr CapSetting kMaxMemoryMb{
     "uringprobe.max_memory_mb", 256, 1, 1048576,
     "Most megabytes of ring memory or buffers one uringprobe call may hold."};
+// Reads in flight: a ring's entries, or requests queued for threads. 256:
+// four times what one PostgreSQL 18 backend may have in flight with
+// io_max_concurrency chosen automatically (at most 64).
+inline constexpr CapSetting kMaxReadInFlight{
+    "uringprobe.max_read_in_flight", 256, 1, 4096,
+    "Most reads one uringprobe_reads() call may keep in flight."};
 inline constexpr CapSetting kMaxAdviseSeconds{
     "uringprobe.max_advise_seconds", 300, 1, 86400,
     "Longest budget one uringprobe_advise() call may take."};

@@ -19,11 +19,10 @@ std::string Param::option() const {
 }
 
 const char* Param::sql_type() const {
-    static const NamedValue kSqlTypes[] = {{"integer", int(ParamType::integer)},
-                                           {"bigint", int(ParamType::bigint)},
-                                           {"boolean", int(ParamType::boolean)},
-                                           {"text", int(ParamType::text)},
-                                           {"interval", int(ParamType::seconds)}};
+    static const NamedValue kSqlTypes[] = {
+        {"integer", int(ParamType::integer)},  {"bigint", int(ParamType::bigint)},
+        {"boolean", int(ParamType::boolean)},  {"text", int(ParamType::text)},
+        {"interval", int(ParamType::seconds)}, {"regclass", int(ParamType::relation)}};
     return name_of(kSqlTypes, int(type));
 }
 
@@ -95,7 +94,7 @@ std::string usage_line(const std::string& option, const std::string& help) {
 std::string usage_lines(const std::vector<Param>& params) {
     std::string out;
     for (const Param& p : params) {
-        if (!p.renamed_to.empty())
+        if (!p.renamed_to.empty() || p.type == ParamType::relation)
             continue; // refused, not offered
         std::string option = p.option();
         if (p.type == ParamType::boolean) {
@@ -173,6 +172,12 @@ Param dir_option(const char* name, bool repeatable, const char* help) {
     p.metavar = "DIR";
     p.repeatable = repeatable;
     p.in_sql = false;
+    return p;
+}
+
+Param relation_param(const char* name, const char* help) {
+    Param p = param(name, ParamType::relation, "NULL", help);
+    p.checked = false;
     return p;
 }
 

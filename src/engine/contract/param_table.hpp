@@ -18,13 +18,14 @@
 namespace uringprobe {
 
 // seconds: SQL's interval, a number of seconds (fractions allowed) on the
-// command line.
-enum class ParamType { integer, bigint, boolean, text, seconds };
+// command line. relation: SQL's regclass (an oid in ParamValue::i), a
+// parameter of SQL only (the command line names files instead).
+enum class ParamType { integer, bigint, boolean, text, seconds, relation };
 
 // A parameter's value as SQL or the command line gave it.
 struct ParamValue {
     bool null = false;
-    long long i = 0; // integer, bigint
+    long long i = 0; // integer, bigint, relation
     bool b = false;  // boolean
     std::string s;   // text
     double seconds = 0;
@@ -160,6 +161,8 @@ Param text_param(const char* name, const char* def, const char* choices, const c
 // A directory the command line alone takes (--name DIR), `repeatable`
 // where each use adds one.
 Param dir_option(const char* name, bool repeatable, const char* help);
+// A relation (SQL: regclass, DEFAULT NULL); SQL's alone.
+Param relation_param(const char* name, const char* help);
 // An interval in SQL, seconds on the command line; `def` in seconds. Its
 // range is the experiment's to check (its cap is a setting in seconds).
 Param seconds_param(const char* name, double def, const char* help);

@@ -197,8 +197,8 @@ ScratchFile::~ScratchFile() {
         ::unlinkat(dir_fd_, name_.c_str(), 0);
 }
 
-Fd ScratchFile::reopen() const {
-    return Fd::openat(dir_fd_, name_.c_str(), O_RDWR | O_NOFOLLOW, 0, "open " + name_);
+Fd ScratchFile::reopen(int flags) const {
+    return Fd::openat(dir_fd_, name_.c_str(), flags | O_NOFOLLOW, 0, "open " + name_);
 }
 
 } // namespace uringprobe

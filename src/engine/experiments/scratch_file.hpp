@@ -7,6 +7,7 @@
 #include "os/fd.hpp"
 
 #include <cstdint>
+#include <fcntl.h>
 #include <string>
 #include <vector>
 
@@ -57,8 +58,9 @@ public:
 
     int fd() const { return fd_.get(); }
     const std::string& name() const { return name_; }
-    // Another descriptor for the same file, as a second session would hold.
-    Fd reopen() const;
+    // Another descriptor for the same file, as a second session would hold
+    // (`flags`: O_RDONLY|O_DIRECT, say).
+    Fd reopen(int flags = O_RDWR) const;
 
 private:
     int dir_fd_;

@@ -20,7 +20,7 @@ $SIG{INT} = $SIG{TERM} = sub { die "interrupted by SIG$_[0]\n" };
 
 our @EXPORT =
   qw(servers io_methods start_cluster postmaster_pid io_uring_fds io_uring_mappings environment
-  scratch_filesystems scratch_files query_row default_scratch_dir backend_state_sql hard_limit
+  scratch_filesystems storage_kinds scratch_files query_row default_scratch_dir backend_state_sql hard_limit
   set_soft_limits long_runs start_long_run children_of cancel_leaves_backend_as_was tiny_bench_run
   poll_until refuse_io_uring_command within);
 
@@ -118,6 +118,24 @@ sub scratch_filesystems
 		push @fs, { name => $name, dir => $dir, status => $status, device => $device // '' } if $name;
 	}
 	return @fs;
+}
+
+# The storage kinds tools/storage made for the tests (its storage.list,
+# URINGPROBE_STORAGE_LIST): name, dir, status ("ok" or why not), how it
+# was made, device (major:minor), read_ahead_kb and cgroup each.
+sub storage_kinds
+{
+	my $file = $ENV{URINGPROBE_STORAGE_LIST} or return ();
+	open my $fh, '<', $file or return ();
+	my @kinds;
+	while (my $line = <$fh>)
+	{
+		chomp $line;
+		my %k;
+		@k{qw(name dir status how device read_ahead_kb cgroup)} = split /\t/, $line, -1;
+		push @kinds, \%k if $k{name};
+	}
+	return @kinds;
 }
 
 # The hard limit of this process for prlimit's $resource (nofile, memlock).
@@ -367,6 +385,12 @@ sub long_runs
 			  . "total_mb => 1024, write_data => true, sessions => 2)" ],
 		[ 'extend io_uring' => "uringprobe_extend('$scratch', 'write', 'io_uring', min_blocks => 1, "
 			  . "max_blocks => 1, total_mb => 1024, write_data => true)" ],
+		[ 'reads sync' => "uringprobe_reads('sync', 'random', block_kb => 4, direct => true, file_mb => 8, "
+			  . "passes => 100000, dir => '$scratch')" ],
+		[ 'reads io_uring' => "uringprobe_reads('io_uring', 'random', block_kb => 4, direct => true, "
+			  . "file_mb => 8, passes => 100000, dir => '$scratch')" ],
+		[ 'reads workers' => "uringprobe_reads('workers', 'random', block_kb => 4, file_mb => 8, "
+			  . "passes => 100000, dir => '$scratch')" ],
 		[ 'completions nop' => "uringprobe_completions('nop', 1, 'each', 'each', '', 100000000)" ],
 		[ 'completions recv' => "uringprobe_completions('recv', 8, 'batch', 'batch', '', 100000000)" ],
 		[ 'completions recv sqpoll' => "uringprobe_completions('recv', 100, 'each', 'each', 'sqpoll', 100000000)" ],

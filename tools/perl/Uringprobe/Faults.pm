@@ -44,7 +44,7 @@ sub stopped
 }
 
 my @faults = (
-	(map { bad_input($_) } qw(rings extend completions events environment advise)),
+	(map { bad_input($_) } qw(rings extend reads completions events environment advise)),
 	{
 		fault => 'bad input: uringprobe-cli',
 		injected => 'each command with options out of range, unknown or missing',
@@ -54,6 +54,7 @@ my @faults = (
 	},
 	stopped('rings', 'rings'),
 	stopped('extend', 'extend (?:sync|io_uring)'),
+	stopped('reads', 'reads (?:sync|io_uring|workers)'),
 	stopped('completions', 'completions [^:]+'),
 	stopped('events', 'events (?:epoll|multishot|waiteventset|oneshot, peer process)'),
 	stopped('advise', 'advise'),
