@@ -232,6 +232,28 @@ install_extension() {
 	fi
 }
 
+# The contrib modules the reads benchmark needs (pg_buffercache, to evict a
+# relation from shared buffers; pg_prewarm, a read stream of its own) into
+# server $1 (pg_config $2), built with PGXS from its source tree $3 where
+# the server lacks them (a server built here installs no contrib); a
+# server without them and without a source is logged, and the benchmark
+# says what it could not measure.
+install_contrib() {
+	local name=$1 pg_config=$2 src=$3 dir=$4 m
+	for m in pg_buffercache pg_prewarm; do
+		[ ! -f "$("$pg_config" --pkglibdir)/$m.so" ] || continue
+		if [ -z "$src" ] || [ ! -d "$src/contrib/$m" ]; then
+			log "$name has no $m and no source to build it from"
+			continue
+		fi
+		rm -rf "$dir/$m"
+		mkdir -p "$dir"
+		cp -a "$src/contrib/$m" "$dir/$m"
+		run_logged "build $m for $name" "$dir/$m.build.log" \
+			make -C "$dir/$m" -j"$UP_JOBS" USE_PGXS=1 PG_CONFIG="$pg_config" install
+	done
+}
+
 # Read the server list written by setup-servers into NAMES, PG_CONFIGS,
 # SOURCES (the source tree a server was built from; empty if not known) and
 # ON_REQUEST (1: measured and tested only where named).

@@ -89,8 +89,9 @@ const ParamTable<ReadsParams>& reads_params() {
                                                  "the scratch file's size, in MB")
                                        .capped_by(kMaxScratchMb.name)),
         number_row<P, &P::passes>(
-            integer_param("passes", 1, 1, 1000000,
-                          "times the file is read (the cache made cold before the first)")),
+            integer_param("passes", 1, 0, 1000000,
+                          "times the file is read (the cache made cold before the first); 0: "
+                          "only the cache made as `cache` says (cold: its pages dropped)")),
         number_row<P, &P::seed>(bigint_param("seed", 1, 0, 1LL << 62, "random: the order's seed")),
         {relation_param("rel", "read this relation's files instead of a scratch file"),
          [](P& p, const ParamValue& v) { p.rel = v.null ? 0 : v.i; }, nullptr},
@@ -565,7 +566,7 @@ ReadsResult run_reads(const ReadsParams& p, const std::vector<std::string>& allo
     r.resident_before = target.resident_pages();
     const ReadOrder order(target.pieces.size(), p.pattern, p.seed, p.passes);
 
-    if (!stop.stopped()) {
+    if (!stop.stopped() && p.passes > 0) {
         ReadTally tally(r);
         const long iowq_before = count_io_threads(IoThreadSampler::kWorkers);
         const UsageMeter usage(RUSAGE_SELF);

@@ -383,6 +383,50 @@ my @benchmarks = (
 		],
 	},
 	{
+		name => 'reads',
+		script => 'bench/reads.pl',
+		title => 'what io_uring buys: PostgreSQL\'s cold reads under each io_method, on storage that makes you wait',
+		files => [
+			{
+				id => 'runs',
+				file => 'reads-runs.tsv',
+				runs => { key => [qw(server io_method storage read_ahead workload)], metrics => [ [ seconds => 'lower' ] ] }
+			},
+			{
+				id => 'speedup',
+				file => 'reads.tsv',
+				table => {
+					caption => 'cold reads (medians of {URINGPROBE_READS_ROUNDS} runs or more; a {URINGPROBE_READS_TABLE_MB} MB table, '
+					  . 'shared_buffers 128 MB, parallel query off): vs_sync = sync\'s median seconds over this '
+					  . 'io_method\'s, same server, storage and workload, with its 95% bootstrap interval; ceiling_share = '
+					  . 'MB/s over fio\'s 128 kB sequential reads at depth 16 on the same storage; aio_mean/aio_max: AIO '
+					  . 'handles of the backend in pg_aios, sampled every 2 ms; cold: no page cached as it began, and a '
+					  . 'seqscan read every block:',
+					width => 60
+				}
+			},
+			{
+				id => 'ceiling',
+				file => 'reads-ceiling.tsv',
+				table => { caption => 'each storage\'s ceiling in the same run: fio (io_uring engine, direct) and uringprobe-cli reads (direct; depth 1: sync) on a file there:', width => 60 }
+			},
+		],
+		variables => [
+			[ URINGPROBE_READS_STORAGE => 'disk latency:1 latency:0.2 capped:500', 'storage kinds (tools/storage)',
+				{ quick => 'disk latency:1', tiny => 'disk' } ],
+			[ URINGPROBE_READS_IO_METHODS => 'sync worker worker:8 io_uring', 'io_methods (worker:N: io_workers N)',
+				{ quick => 'sync worker io_uring', tiny => 'sync io_uring' } ],
+			[ URINGPROBE_READS_WORKLOADS => 'seqscan bitmap index prewarm vacuum', 'workloads',
+				{ quick => 'seqscan bitmap index', tiny => 'seqscan' } ],
+			[ URINGPROBE_READS_READ_AHEAD => '128 default', 'read_ahead_kb of the devices tools/storage made (default: as made)',
+				{ quick => '128', tiny => '128' } ],
+			[ URINGPROBE_READS_TABLE_MB => 512, 'the table\'s size in MB', { quick => 256, tiny => 8 } ],
+			[ URINGPROBE_READS_ROUNDS => 5, 'rounds per cell', { quick => 3, tiny => 2 } ],
+			[ URINGPROBE_READS_SERVERS => 'pg18-combined pg15', 'servers measured (PostgreSQL 15: sync, the baseline)',
+				{ quick => 'pg18-combined', tiny => 'pg18-combined' } ],
+		],
+	},
+	{
 		name => 'soak',
 		on_request => 1,
 		script => 'bench/soak.pl',

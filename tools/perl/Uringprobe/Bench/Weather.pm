@@ -15,8 +15,9 @@ our @EXPORT = qw(@weather_cols weather_start dirty_kb);
 # start of the cell (or the end of settle_fs) to its row: the CPU stolen by
 # the hypervisor (/proc/stat) and the CPU of the other processes — every
 # process that is neither a kernel thread nor the benchmark's (PostgreSQL's
-# processes, uringprobe-cli, pgbench, the reference loop, psql, and the
-# driver: perl, bash, make, sync, setpriv, perf, gnuplot) — as a percentage
+# processes, uringprobe-cli, pgbench, the reference loop, psql, fio, the
+# storage that makes you wait: nbdkit and nbdfuse, and the driver: perl,
+# bash, make, sync, setpriv, perf, gnuplot) — as a percentage
 # of the CPU time there was, with the busiest of them; and the dirty and
 # writeback pages before and after. Other processes are counted when alive
 # at both ends: a lower bound.
@@ -24,7 +25,7 @@ our @weather_cols = qw(steal_pct foreign_cpu_pct foreign_top dirty_kb_before wri
   dirty_kb_after writeback_kb_after);
 my %ours = map { $_ => 1 }
   qw(postgres postmaster uringprobe-cli pgbench epoll-pingpong psql perl bash sh make sync setpriv
-  perf gnuplot env pg_ctl initdb);
+  perf gnuplot env pg_ctl initdb fio nbdkit nbdfuse);
 my %weather_start;
 # The weather run_row records (the tests put their own in, so that what
 # they assert follows from made-up weather, never from the machine's).

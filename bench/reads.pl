@@ -1,0 +1,415 @@
+# What io_uring buys: PostgreSQL's own read paths, cold, under each
+# io_method, on each storage kind tools/storage made (the machine's disk,
+# devices that make every request wait, an IOPS-capped one), beside the
+# device's ceiling measured in the same run.
+#
+# Per server (URINGPROBE_READS_SERVERS; PostgreSQL 15: sync alone, the
+# pre-AIO baseline) one cluster, shared_buffers 128 MB (the default),
+# parallel query off, autovacuum off; per storage kind a tablespace on it
+# holding table t (URINGPROBE_READS_TABLE_MB, random r, indexes on r and
+# id). Each run: the relation and its indexes evicted from shared buffers
+# (pg_buffercache_evict_relation, 18) or the server restarted (15), the
+# table's pages dropped from the page cache (uringprobe_reads(rel, passes
+# => 0): what stays resident is recorded), then the workload timed:
+#   seqscan  SELECT count(*) FROM t, a sequential scan (a read stream)
+#   bitmap   a bitmap heap scan of 0.1% of rows, placed at random
+#   index    an index scan of 10% of rows in id order: the control,
+#            PostgreSQL 18 does not read ahead for it
+#   prewarm  pg_prewarm('t') (its own read stream)
+#   vacuum   VACUUM t after 10% of its rows were updated
+# io_method takes turns in every round (a restart each): sync, worker
+# (io_workers 3; worker:N for N), io_uring. Per run: seconds, MB/s,
+# EXPLAIN's shared blocks read and hit (the cold check: a cold seqscan reads
+# every block and hits none), the AIO handles in flight sampled every 2 ms
+# from pg_aios (mean and max), the backend's and the io workers' CPU, the
+# commonest wait event. The table: each io_method's speedup over sync
+# (same server, storage, workload) with its 95% bootstrap interval, and
+# MB/s as a share of the device's ceiling: fio (io_uring engine, direct,
+# 128 kB sequential reads at depth 16) on the same storage, in the same run,
+# beside uringprobe-cli reads at that depth.
+#
+#   perl bench/reads.pl RUNS.tsv TABLE.tsv CEILING.tsv
+# Environment: URINGPROBE_READS_STORAGE ("disk latency:1 latency:0.2
+# capped:500": tools/storage's kinds), URINGPROBE_READS_IO_METHODS ("sync
+# worker worker:8 io_uring"), URINGPROBE_READS_WORKLOADS, URINGPROBE_READS_TABLE_MB
+# (256), URINGPROBE_READS_ROUNDS (5), URINGPROBE_READS_SERVERS
+# ("pg18-combined pg15"), URINGPROBE_STORAGE_LIST (tools/storage's list).
+use strict;
+use warnings;
+use IPC::Run ();
+use JSON::PP ();
+use PostgreSQL::Test::Utils;
+use Time::HiRes ();
+use Uringprobe::Bench;
+use Uringprobe::Benchmarks qw(setting);
+use Uringprobe::Cluster;
+
+my ($runs_file, $table_file, $ceiling_file) = @ARGV;
+die "usage: reads.pl RUNS.tsv TABLE.tsv CEILING.tsv\n" unless $ceiling_file;
+my @kinds = split ' ', setting('URINGPROBE_READS_STORAGE');
+my @methods = split ' ', setting('URINGPROBE_READS_IO_METHODS');
+my @workloads = split ' ', setting('URINGPROBE_READS_WORKLOADS');
+my $table_mb = setting('URINGPROBE_READS_TABLE_MB');
+my $rounds = setting('URINGPROBE_READS_ROUNDS');
+my @read_aheads = split ' ', setting('URINGPROBE_READS_READ_AHEAD');
+for (@read_aheads) { die "URINGPROBE_READS_READ_AHEAD: '$_' is neither a number of kB nor default\n" unless /^(\d+|default)$/; }
+my %known_workload = map { $_ => 1 } qw(seqscan bitmap index prewarm vacuum);
+for (@workloads) { die "URINGPROBE_READS_WORKLOADS: unknown workload '$_'\n" unless $known_workload{$_}; }
+for (@methods) { die "URINGPROBE_READS_IO_METHODS: unknown io_method '$_'\n" unless /^(sync|worker(:\d+)?|io_uring)$/; }
+die "URINGPROBE_READS_TABLE_MB must be a whole number of MB, at least 8, got '$table_mb'\n"
+  unless $table_mb =~ /^\d+$/ && $table_mb >= 8;
+
+# The storage kinds asked for, as tools/storage named and listed them.
+sub storage_name
+{
+	my ($kind) = @_;
+	return $kind =~ /^latency:(.+)$/ ? "latency-$1ms" : $kind =~ /^capped:(\d+)$/ ? "capped-$1iops" : $kind;
+}
+my %listed = map { $_->{name} => $_ } storage_kinds();
+my @storage = map {
+	$listed{ storage_name($_) }
+	  // { name => storage_name($_), status => 'unavailable: not made (tools/storage up lists it: run through make bench)' }
+} @kinds;
+my @usable = grep { $_->{status} eq 'ok' } @storage;
+
+my %want = map { $_ => 1 } split ' ', setting('URINGPROBE_READS_SERVERS');
+my @servers = grep { $want{ $_->{name} } } servers();
+sub methods_of { my ($server) = @_; return $server->{major} >= 18 ? @methods : ('sync'); }
+# the cells: server/io_method/storage/workload, io_methods side by side
+my @cells;
+for my $server (@servers)
+{
+	for my $m (methods_of($server))
+	{
+		for my $st (@usable)
+		{
+			for my $ra (@read_aheads)
+			{
+				push @cells, map { [ $server, $m, $st, $ra, $_ ] } grep { $_ ne 'prewarm' || $server->{major} >= 18 } @workloads;
+			}
+		}
+	}
+}
+plan_cells($rounds * @cells + scalar(@usable));
+
+my $runs = runs_open($runs_file,
+	qw(server io_method storage read_ahead read_ahead_kb workload round seconds mb_per_sec shared_read shared_hit
+	  relpages resident_before aio_mean aio_max backend_cpu_ms workers_cpu_ms wait_event));
+my $ceiling = tsv_open($ceiling_file, qw(storage how read_ahead_kb tool pattern block_kb depth mb_per_sec status));
+
+# The storage's read_ahead_kb now (the device's queue, or its disk's).
+sub read_ahead_of
+{
+	my ($st) = @_;
+	return '' unless ($st->{device} // '') =~ /^\d+:\d+$/;
+	for my $q ("/sys/dev/block/$st->{device}/queue", "/sys/dev/block/$st->{device}/../queue")
+	{
+		my $v = eval { slurp_file("$q/read_ahead_kb") };
+		return $v =~ s/\s+//gr if defined $v;
+	}
+	return '';
+}
+
+# Storage $st's read_ahead_kb set to $ra (a number, or default: what its
+# device had when tools/storage made it), where the cluster user may (a
+# loop device tools/storage made); elsewhere it stays as it is, and the
+# rows say what it was.
+sub set_read_ahead
+{
+	my ($st, $ra) = @_;
+	my $v = $ra eq 'default' ? $st->{read_ahead_kb} : $ra;
+	my $file = ($st->{device} // '') =~ /^(\d+):(\d+)$/ ? "/sys/dev/block/$st->{device}/queue/read_ahead_kb" : '';
+	return unless $file && -w $file && $v =~ /^\d+$/;
+	open my $fh, '>', $file or return;
+	print $fh "$v\n";
+	close $fh;
+	return;
+}
+
+# The device's ceiling: fio and uringprobe-cli reads, direct, 128 kB
+# sequential at depth 1 and 16, and 8 kB random at 16.
+my ($cli_server) = sort { $b->{major} <=> $a->{major} } servers();
+my $fio = -x '/usr/bin/fio' ? '/usr/bin/fio' : '';
+for my $st (@storage)
+{
+	if ($st->{status} ne 'ok')
+	{
+		tsv_row($ceiling, $st->{name}, '', '', '', '', '', '', '', $st->{status});
+		next;
+	}
+	cell("reads: the ceiling of $st->{name}", storage => $st->{name}, what => 'ceiling');
+	set_read_ahead($st, $read_aheads[0]);
+	my $ra = read_ahead_of($st);
+	my $file = "$st->{dir}/ceiling.fio";
+	for my $c ([ 'sequential', 128, 1 ], [ 'sequential', 128, 16 ], [ 'random', 8, 16 ])
+	{
+		my ($pattern, $kb, $depth) = @$c;
+		if ($fio)
+		{
+			my ($out, $err) = bench_command([ $fio, '--name=ceiling', "--filename=$file", "--size=${table_mb}M",
+				'--rw=' . ($pattern eq 'random' ? 'randread' : 'read'), "--bs=${kb}k", '--direct=1',
+				'--ioengine=io_uring', "--iodepth=$depth", '--runtime=2', '--time_based', '--output-format=json' ]);
+			my $j = eval { JSON::PP::decode_json($out) };
+			my $bw = $j ? $j->{jobs}[0]{read}{bw_bytes} : undef;
+			tsv_row($ceiling, $st->{name}, $st->{how}, $ra, 'fio', $pattern, $kb, $depth,
+				defined $bw ? sprintf('%.1f', $bw / 1e6) : '', defined $bw ? 'ok' : "fio failed: $err" =~ s/\s+/ /gr);
+		}
+		else
+		{
+			tsv_row($ceiling, $st->{name}, $st->{how}, $ra, 'fio', $pattern, $kb, $depth, '', 'fio is not installed');
+		}
+		my $r = eval {
+			cli_row("$cli_server->{bindir}/uringprobe-cli", 'reads', '--file', $file, '--method',
+				$depth > 1 ? 'io_uring' : 'sync', '--in-flight', $depth, '--pattern', $pattern, '--block-kb', $kb,
+				'--direct');
+		};
+		tsv_row($ceiling, $st->{name}, $st->{how}, $ra, 'uringprobe-cli reads', $pattern, $kb, $depth,
+			$r ? sprintf('%.1f', $r->{mb_per_sec}) : '', $r ? $r->{status} : "failed: $@" =~ s/\s+/ /gr);
+	}
+	unlink $file;
+}
+
+# One cluster per server; per storage a tablespace with the table.
+my %node;
+my $rows_per_mb = 4000;    # ~250 bytes a row with its header
+for my $server (@servers)
+{
+	# PostgreSQL's default shared_buffers: a read stream may pin only its
+	# backend's share of them (shared_buffers / max_connections and the
+	# auxiliary processes), which caps the reads it keeps in flight; with
+	# 16 MB that share held one 128 kB read at a time
+	my ($node) = start_cluster(server => $server, name => "reads_$server->{name}",
+		settings => [ 'shared_buffers = 128MB', 'max_parallel_workers_per_gather = 0', 'autovacuum = off',
+			'track_io_timing = on', 'max_wal_size = 4GB' ]);
+	$node->safe_psql('postgres', 'CREATE EXTENSION uringprobe; CREATE EXTENSION pg_buffercache');
+	$node->safe_psql('postgres', 'CREATE EXTENSION pg_prewarm') if $server->{major} >= 18;
+	my $rows = $table_mb * $rows_per_mb;
+	for my $st (@usable)
+	{
+		my $ts = "ts_$st->{name}" =~ s/[^a-z0-9_]/_/gr;
+		my $loc = "$st->{dir}/$server->{name}";
+		mkdir $loc;
+		$node->safe_psql('postgres', "CREATE TABLESPACE $ts LOCATION '$loc'");
+		my $t = "t_$ts";
+		$node->safe_psql('postgres',
+			"CREATE TABLE $t (id int, r int, pad text) TABLESPACE $ts;
+			 INSERT INTO $t SELECT g, hashint4(g) & 1048575, repeat('x', 200) FROM generate_series(1, $rows) g;
+			 CREATE INDEX ${t}_r ON $t (r) TABLESPACE $ts; CREATE INDEX ${t}_id ON $t (id) TABLESPACE $ts;
+			 VACUUM ANALYZE $t; CHECKPOINT;");
+	}
+	$node{ $server->{name} } = { node => $node, io_method => '', rows => $rows };
+}
+
+# The io_method of $server's cluster, restarted into it where it differs.
+sub use_io_method
+{
+	my ($server, $m) = @_;
+	my $c = $node{ $server->{name} };
+	return $c->{node} if $c->{io_method} eq $m || $server->{major} < 18;
+	my ($method, $workers) = $m =~ /^worker(?::(\d+))?$/ ? ('worker', $1 // 3) : ($m, 3);
+	$c->{node}->append_conf('postgresql.conf', "io_method = $method\nio_workers = $workers\n");
+	$c->{node}->restart;
+	my $got = $c->{node}->safe_psql('postgres', 'SHOW io_method');
+	die "io_method is '$got', expected '$method'\n" unless $got eq $method;
+	$c->{io_method} = $m;
+	return $c->{node};
+}
+
+# CPU ms (user + system) of process $pid so far, from /proc.
+sub cpu_ms
+{
+	my ($pid) = @_;
+	my $stat = eval { slurp_file("/proc/$pid/stat") } // return 0;
+	my @f = split ' ', $stat =~ s/^.*\) //sr;
+	return ($f[11] + $f[12]) * 1000 / 100;    # utime, stime in clock ticks
+}
+
+# Each workload's plan made certain: no index-only scan (the table is all
+# visible: count(*) would read an index instead), and a column of every
+# row fetched (a bitmap heap scan skips all-visible pages it need not read).
+my %workload_sql = (
+	seqscan => [ 'SET enable_indexscan = off; SET enable_indexonlyscan = off; SET enable_bitmapscan = off;',
+		'SELECT count(*) FROM %t' ],
+	bitmap => [ 'SET enable_seqscan = off; SET enable_indexscan = off; SET enable_indexonlyscan = off;',
+		'SELECT count(pad) FROM %t WHERE r < 1049' ],
+	index => [ 'SET enable_seqscan = off; SET enable_bitmapscan = off; SET enable_indexonlyscan = off;',
+		'SELECT count(pad) FROM %t WHERE id <= %n' ],
+	prewarm => [ '', q{SELECT pg_prewarm('%t')} ],
+	vacuum => [ '', 'VACUUM %t' ],
+);
+
+# One run of $workload on $server's table on storage $st: its figures.
+sub run_once
+{
+	my ($server, $m, $st, $ra, $workload, $round) = @_;
+	my $node = use_io_method($server, $m);
+	set_read_ahead($st, $ra);
+	my $t = "t_ts_$st->{name}" =~ s/[^a-z0-9_]/_/gr;
+	my $n = int($node{ $server->{name} }{rows} / 10);
+	if ($workload eq 'vacuum')
+	{
+		$node->safe_psql('postgres', "UPDATE $t SET pad = pad WHERE id % 10 = 0; CHECKPOINT;");
+	}
+	# cold: out of shared buffers (or a restart before 18), out of the page cache
+	if ($server->{major} >= 18)
+	{
+		$node->safe_psql('postgres',
+			"SELECT pg_buffercache_evict_relation('$t'), pg_buffercache_evict_relation('${t}_r'), "
+			  . "pg_buffercache_evict_relation('${t}_id')");
+	}
+	else
+	{
+		$node->restart;
+	}
+	my $evict = $node->safe_psql('postgres',
+		"SELECT resident_before, pages FROM uringprobe_reads(rel => '$t', passes => 0); CHECKPOINT");
+	my ($resident) = split /\|/, $evict;
+	my $relpages = $node->safe_psql('postgres', "SELECT pg_relation_size('$t') / 8192");
+	my @workers = $server->{major} >= 18 && $m =~ /^worker/
+	  ? split(/\n/, $node->safe_psql('postgres', "SELECT pid FROM pg_stat_activity WHERE backend_type = 'io worker'"))
+	  : ();
+	my ($setup, $sql) = @{ $workload_sql{$workload} };
+	$sql =~ s/%t/$t/g;
+	$sql =~ s/%n/$n/g;
+	my $measured = $workload eq 'vacuum' ? $sql : "EXPLAIN (ANALYZE, TIMING OFF, BUFFERS, FORMAT JSON) $sql";
+	# pg_aios sampled every 2 ms from another session while the statement runs
+	my ($sampler, $sample_out, $sample_err) = (undef, '', '');
+	if ($server->{major} >= 18)
+	{
+		my $do = q{DO $$
+DECLARE mpid int; st text; w text; n int; s bigint := 0; c int := 0; mx int := 0; seen bool := false;
+        waits jsonb := '{}'; t0 timestamptz := clock_timestamp();
+BEGIN
+  LOOP
+    PERFORM pg_stat_clear_snapshot();
+    SELECT pid, state, coalesce(wait_event_type || ':' || wait_event, 'CPU') INTO mpid, st, w
+      FROM pg_stat_activity WHERE application_name = 'uringprobe_reads_measured' AND query LIKE '%measured run%';
+    IF st = 'active' THEN
+      seen := true;
+      SELECT count(*) INTO n FROM pg_aios WHERE pid = mpid;
+      s := s + n; c := c + 1; mx := greatest(mx, n);
+      waits := jsonb_set(waits, ARRAY[w], to_jsonb(coalesce((waits->>w)::int, 0) + 1));
+    ELSIF seen OR clock_timestamp() - t0 > interval '120 s' THEN
+      EXIT;
+    END IF;
+    PERFORM pg_sleep(0.002);
+  END LOOP;
+  RAISE NOTICE 'aios:%:%:%:%', c, CASE WHEN c > 0 THEN round(s::numeric / c, 2) END, mx, waits;
+END $$;};
+		# (on the command line: IPC::Run feeds standard input only when pumped)
+		$sampler = IPC::Run::start(
+			[ $node->installed_command('psql'), '-X', '-q', '-d', $node->connstr('postgres'), '-c', $do ],
+			'<', \undef, '>', \$sample_out, '2>', \$sample_err);
+		Time::HiRes::sleep(0.1);
+	}
+	my $workers_cpu0 = 0;
+	$workers_cpu0 += cpu_ms($_) for @workers;
+	my $script = "SET application_name = 'uringprobe_reads_measured'; $setup\n"
+	  . "SELECT 'cpu', pg_read_file('/proc/self/stat');\n"
+	  . "\\timing on\n/* measured run */ $measured;\n\\timing off\n"
+	  . "SELECT 'cpu', pg_read_file('/proc/self/stat');\n";
+	my ($out, $err) = ('', '');
+	IPC::Run::run([ $node->installed_command('psql'), '-X', '-A', '-t', '-v', 'ON_ERROR_STOP=1', '-d',
+			$node->connstr('postgres') ], '<', \$script, '>', \$out, '2>', \$err)
+	  or die "$workload on $st->{name} ($server->{name}, $m) failed: $err\n";
+	ran("psql -d postgres <<'EOF'\n$script\nEOF");
+	my $workers_cpu = 0;
+	$workers_cpu += cpu_ms($_) for @workers;
+	$sampler->finish if $sampler;
+	my ($aio_n, $aio_mean, $aio_max, $waits) = $sample_err =~ /aios:(\d+):([\d.]*):(\d+):(\{.*\})/;
+	my $wait = '';
+	if ($waits)
+	{
+		my $w = eval { JSON::PP::decode_json($waits) } // {};
+		($wait) = sort { $w->{$b} <=> $w->{$a} || $a cmp $b } keys %$w;
+	}
+	my @cpu = map { my @f = split ' ', s/^.*\) //sr; ($f[11] + $f[12]) * 10 } $out =~ /^cpu\|(.*)$/mg;
+	my ($ms) = $out =~ /^Time: ([\d.]+) ms/m;
+	my ($read, $hit) = ('', '');
+	if ($workload ne 'vacuum')
+	{
+		my ($json) = $out =~ /(\[\s*\{.*\}\s*\])/s;
+		my $plan = eval { JSON::PP::decode_json($json)->[0] } // {};
+		$ms = $plan->{'Execution Time'} // $ms;
+		($read, $hit) = ($plan->{Plan}{'Shared Read Blocks'} // '', $plan->{Plan}{'Shared Hit Blocks'} // '');
+	}
+	my $seconds = $ms / 1000;
+	my $mb = $read ne '' && $seconds > 0 ? sprintf('%.1f', $read * 8192 / 1e6 / $seconds) : '';
+	my @row = ($server->{name}, $m, $st->{name}, $ra, read_ahead_of($st), $workload, $round, sprintf('%.4f', $seconds), $mb,
+		$read, $hit, $relpages, $resident, $aio_mean // '', $aio_max // '',
+		@cpu == 2 ? $cpu[1] - $cpu[0] : '', @workers ? $workers_cpu - $workers_cpu0 : '', $wait // '');
+	run_row($runs, @row);
+	return { seconds => $seconds };
+}
+
+sub cell_id { my ($s, $m, $st, $ra, $w) = @_; return "$s->{name}/$m/$st->{name}/ra $ra/$w"; }
+my %cell_of = map { (cell_id(@$_) => $_) } @cells;
+repeat_rounds('reads', [ map { cell_id(@$_) } @cells ], $rounds, sub {
+	my ($id, $round, $label) = @_;
+	my ($server, $m, $st, $ra, $workload) = @{ $cell_of{$id} };
+	cell("reads $id, $label", server => $server->{name}, io_method => $m, storage => $st->{name}, read_ahead => $ra,
+		workload => $workload);
+	my $r = run_once($server, $m, $st, $ra, $workload, $round);
+	return $r;
+});
+$_->{node}->stop for values %node;
+
+# The table: per cell its median, speedup over sync with its interval, MB/s
+# against the ceiling.
+my %ceiling_mb;
+if (open my $c, '<', $ceiling_file)
+{
+	<$c>;
+	while (<$c>)
+	{
+		chomp;
+		my @f = split /\t/, $_, -1;
+		$ceiling_mb{ $f[0] } = $f[7] if $f[3] eq 'fio' && $f[4] eq 'sequential' && $f[6] == 16 && $f[7] ne '';
+	}
+}
+my %runs_of;    # id -> [rows]
+if (open my $r, '<', $runs_file)
+{
+	my @h = split /\t/, scalar(<$r>) =~ s/\n//r;
+	while (my $line = <$r>)
+	{
+		chomp $line;
+		my %row;
+		@row{@h} = split /\t/, $line, -1;
+		push @{ $runs_of{"$row{server}/$row{io_method}/$row{storage}/ra $row{read_ahead}/$row{workload}"} }, \%row;
+	}
+}
+my $table = tsv_open($table_file,
+	qw(server storage read_ahead_kb workload io_method runs seconds vs_sync vs_sync_ci95 verdict mb_per_sec
+	  ceiling_share aio_mean aio_max backend_cpu_ms workers_cpu_ms wait_event cold));
+for my $st (grep { $_->{status} ne 'ok' } @storage)
+{
+	tsv_row($table, '', $st->{name}, '', '', '', 0, '', '', '', $st->{status}, '', '', '', '', '', '', '', '');
+}
+for my $c (@cells)
+{
+	my ($server, $m, $st, $ra, $workload) = @$c;
+	my $id = cell_id(@$c);
+	my @rows = @{ $runs_of{$id} // [] };
+	my @s = map { $_->{seconds} } @rows;
+	my $sync = [ map { $_->{seconds} } @{ $runs_of{ cell_id($server, 'sync', $st, $ra, $workload) } // [] } ];
+	# sync's median over this one's: the speedup, with its interval
+	my ($ci, $verdict) = $m eq 'sync' ? ('', '') : ratio_interval($sync, \@s);
+	my %waits;
+	$waits{ $_->{wait_event} }++ for grep { $_->{wait_event} ne '' } @rows;
+	my ($wait) = sort { $waits{$b} <=> $waits{$a} || $a cmp $b } keys %waits;
+	my $med = median(@s);
+	my $mb = median(map { $_->{mb_per_sec} } @rows);
+	# cold: nothing resident in the page cache; a seqscan read every block, hit none
+	my @warm = grep { $_->{resident_before} ne '0' } @rows;
+	my @partial = $workload eq 'seqscan' ? grep { $_->{shared_read} eq '' || $_->{shared_read} < 0.99 * $_->{relpages} } @rows : ();
+	my $cold = @warm ? scalar(@warm) . ' runs started with pages cached' : @partial ? scalar(@partial) . ' runs read less than the table' : 'yes';
+	tsv_row($table, $server->{name}, $st->{name}, median(map { $_->{read_ahead_kb} } @rows), $workload, $m, scalar(@s),
+		$med eq '' ? '' : sprintf('%.3f', $med),
+		$m eq 'sync' || !@$sync || $med eq '' || !$med ? '' : sprintf('%.2f', median(@$sync) / $med),
+		$ci, $verdict,
+		$mb, $mb ne '' && $ceiling_mb{ $st->{name} } ? sprintf('%.2f', $mb / $ceiling_mb{ $st->{name} }) : '',
+		median(map { $_->{aio_mean} } @rows), median(map { $_->{aio_max} } @rows),
+		median(map { $_->{backend_cpu_ms} } @rows), median(map { $_->{workers_cpu_ms} } @rows),
+		$wait // '', $cold);
+}
