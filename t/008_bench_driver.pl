@@ -127,7 +127,7 @@ my @links = $adv_html =~ /<a href="#(bench-\w+)">/g;
 cmp_ok(scalar(@links), '>', 0, 'report.html: advice rows link to the cells behind them');
 is_deeply([ grep { $adv_html !~ /<h2 id="\Q$_\E">/ } @links ], [], 'report.html: every link reaches its section');
 my @verdicts = $md =~ /^\*\*Report (\d), [^:*]+: ([^*]+)\*\*$/mg;
-is_deeply([ map { $verdicts[ 2 * $_ ] } 0 .. $#verdicts / 2 ], [ 1 .. 4 ], 'report.md: a finding per report');
+is_deeply([ map { $verdicts[ 2 * $_ ] } 0 .. $#verdicts / 2 ], [ 1 .. 5 ], 'report.md: a finding per report');
 my @bad_verdicts = grep { !/^(?:reproduced|not reproduced here|not measurable here: \S)/ } map { $verdicts[ 2 * $_ + 1 ] } 0 .. $#verdicts / 2;
 is_deeply(\@bad_verdicts, [], 'report.md: each finding\'s verdict is reproduced, not reproduced here or not measurable here and why');
 like($md, qr/^- reported: .+\n- here: .*\d\.\d\dx \((?:95% interval \d+\.\d\d-\d+\.\d\d over \d+ and \d+ runs: (?:differs|no difference detectable)|too few runs \(\d+ and \d+, 3 a side needed\))\)/m,

@@ -172,7 +172,11 @@ for my $server (@servers)
 	is($by->{'io_method'}{current}, 'worker', "$cell: the current io_method");
 	io_method_measured($by->{'io_method'}, $cell);
 	my ($measured) = $by->{'io_method'}{evidence} =~ /fork \+ exit of this process with (\d+) rings/;
-	like($by->{'io_method'}{evidence}, qr/^starts: $rings rings/, "$cell: $rings rings, and they would start");
+	like($by->{'io_method'}{evidence},
+		qr/^cold reads on tablespace pg_default \(\w+, sync [\d.]+ MB\/s\), MB\/s: io_uring \(16 in flight\) [\d.]+x worker \(3 threads\), 95% interval [\d.]+-[\d.]+, .*; starts: $rings rings/,
+		"$cell: cold reads measured (io_uring at effective_io_concurrency, worker at io_workers), then $rings rings, and they would start");
+	like($by->{'io_method'}{cost}, qr/^cold reads [\d.]+x worker's speed under io_uring on tablespace pg_default; [+-]?\d+ us /,
+		"$cell: the cost quotes the read gain next to each connection's cost");
 	ok(defined $measured
 		  && ($measured == $rings || $by->{'io_method'}{evidence} =~ /scaled to the server's $rings rings \(/),
 		"$cell: the fork cost measured with as many rings, or scaled saying why ("

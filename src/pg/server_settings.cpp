@@ -26,6 +26,8 @@ ServerSettingTexts read_server_settings() {
     t.max_worker_processes = setting_copy("max_worker_processes");
     t.max_wal_senders = setting_copy("max_wal_senders");
     t.io_max_concurrency = setting_copy("io_max_concurrency");
+    t.io_workers = setting_copy("io_workers");
+    t.effective_io_concurrency = setting_copy("effective_io_concurrency");
     t.max_files_per_process = setting_copy("max_files_per_process");
     t.data_directory = DataDir;
     return t;
@@ -43,6 +45,8 @@ ServerFacts server_facts(const ServerSettingTexts& t) {
     s.max_worker_processes = to_int(t.max_worker_processes, d.max_worker_processes);
     s.max_wal_senders = to_int(t.max_wal_senders, d.max_wal_senders);
     s.io_max_concurrency = to_int(t.io_max_concurrency, d.io_max_concurrency);
+    s.io_workers = to_int(t.io_workers, d.io_workers);
+    s.effective_io_concurrency = to_int(t.effective_io_concurrency, d.effective_io_concurrency);
     s.max_files_per_process = to_int(t.max_files_per_process, d.max_files_per_process);
 #ifdef HAVE_IO_URING_QUEUE_INIT_MEM
     s.built_with_queue_init_mem = true;

@@ -18,6 +18,8 @@ struct ServerSettingTexts {
     const char* max_worker_processes;
     const char* max_wal_senders;
     const char* io_max_concurrency;
+    const char* io_workers;
+    const char* effective_io_concurrency;
     const char* max_files_per_process;
     const char* data_directory;
 };

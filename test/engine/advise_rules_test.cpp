@@ -200,7 +200,10 @@ TEST(AdviseRules, IoMethodWhenSeparateMappingsCostMoreThanTheLine) {
     EXPECT_EQ(r.confidence, "high");
     EXPECT_EQ(r.cost, "+1800 us (1600-2000 us, 5 runs) per connection, 180% of a bare fork "
                       "(separate mappings per ring)");
-    EXPECT_TRUE(starts_with(r.evidence, "starts: 982 rings, 7.7 MiB of ring memory")) << r.evidence;
+    EXPECT_TRUE(starts_with(r.evidence,
+                            "cold reads not measured; starts: 982 rings, 7.7 MiB of ring "
+                            "memory"))
+        << r.evidence;
     // a kernel without NO_MMAP has no one region to point to
     AdviseContext c = context();
     c.no_mmap_accepted = false;
@@ -522,4 +525,82 @@ TEST(AdviseRules, BudgetSaysWhatMoreTimeWouldBuy) {
     b.note = "lowered from 60.0 s to 0.50 s, half of statement_timeout";
     EXPECT_EQ(budget_advice(b).evidence, "spent 9.5 s of 12 s (lowered from 60.0 s to 0.50 s, half "
                                          "of statement_timeout); nothing could be measured");
+}
+
+namespace {
+
+// Cold reads on tablespace "slow" of filesystem `fs` (170 MB/s sync):
+// io_uring's MB/s over worker's per round `gain` (median, lo, hi).
+ReadsSummary cold_reads(double median, double lo, double hi, int rounds = 5,
+                        const char* fs = "xfs") {
+    ReadsSummary r;
+    r.tablespace = "slow";
+    r.fs = fs;
+    r.dir = "/slow/pgsql_tmp";
+    r.rounds = rounds;
+    r.sync_mbps = runs(170, 160, 180, rounds);
+    r.workers_mbps = runs(270, 260, 280, rounds);
+    r.uring_mbps = runs(270 * median, 270 * lo, 270 * hi, rounds);
+    r.uring_over_workers = runs(median, lo, hi, rounds);
+    r.uring_over_sync = runs(median * 1.6, lo * 1.6, hi * 1.6, rounds);
+    return r;
+}
+
+} // namespace
+
+// io_method weighs what cold reads gain under io_uring against what every
+// connection pays for its rings.
+TEST(AdviseRules, IoMethodWeighsColdReadsAgainstConnections) {
+    // A decisive read gain, connections cheap (one region): io_uring, sure.
+    AdviceRow r = io_method_advice(context(true), fork_cost(), cold_reads(1.77, 1.71, 1.82));
+    EXPECT_EQ(r.advice, "io_method = io_uring");
+    EXPECT_EQ(r.confidence, "high");
+    EXPECT_EQ(r.cost, "cold reads 1.77x worker's speed under io_uring on tablespace slow; +50 us "
+                      "(20-90 us, 5 runs) per connection, 5% of a bare fork (one region)");
+    EXPECT_TRUE(starts_with(r.evidence,
+                            "cold reads on tablespace slow (xfs, sync 170 MB/s), MB/s: io_uring "
+                            "(16 in flight) 1.77x worker (3 threads), 95% interval 1.71-1.82, and "
+                            "2.83x sync; 270 MB/s worker, 478 io_uring (5 rounds); starts: "))
+        << r.evidence;
+    // The same gain, connections dear (separate mappings): io_uring for the
+    // reads, worker named for churning connections; not sure.
+    r = io_method_advice(context(), fork_cost(), cold_reads(1.77, 1.71, 1.82));
+    EXPECT_EQ(r.advice,
+              "io_method = io_uring for cold reads; worker where connections come and go often "
+              "(see cost)");
+    EXPECT_EQ(r.confidence, "medium");
+    // Worker reads faster: worker, whatever the connections cost.
+    r = io_method_advice(context(true), fork_cost(), cold_reads(0.6, 0.55, 0.65));
+    EXPECT_EQ(r.advice, "io_method = worker");
+    EXPECT_EQ(r.confidence, "high");
+    // A gain within the margin, or one whose interval holds 1: the
+    // connection cost decides, as without reads, and the row says so.
+    const std::string by_cost = io_method_advice(context(), fork_cost()).advice;
+    for (const ReadsSummary& even : {cold_reads(1.03, 0.97, 1.08), cold_reads(1.3, 0.95, 1.6)}) {
+        r = io_method_advice(context(), fork_cost(), even);
+        EXPECT_EQ(r.advice, by_cost);
+        EXPECT_NE(r.evidence.find("within 10% either way: the connection cost decides"),
+                  std::string::npos)
+            << r.evidence;
+    }
+    // A gain beyond the margin whose interval is not wholly beyond it, or
+    // from fewer rounds: less sure.
+    EXPECT_EQ(io_method_advice(context(true), fork_cost(), cold_reads(1.2, 1.05, 1.3)).confidence,
+              "medium");
+    EXPECT_EQ(
+        io_method_advice(context(true), fork_cost(), cold_reads(1.77, 1.71, 1.82, 2)).confidence,
+        "low");
+    // Served from memory: no device wait to hide, the connection cost decides.
+    r = io_method_advice(context(), fork_cost(), cold_reads(1.5, 1.4, 1.6, 5, "tmpfs"));
+    EXPECT_EQ(r.advice, by_cost);
+    EXPECT_NE(r.evidence.find("reads there are served from memory (tmpfs)"), std::string::npos)
+        << r.evidence;
+    // Not measured: why, and the connection cost decides.
+    ReadsSummary none;
+    none.not_measured = "the budget had no room for a round";
+    r = io_method_advice(context(true), fork_cost(), none);
+    EXPECT_EQ(r.advice, "io_method = io_uring");
+    EXPECT_TRUE(starts_with(r.evidence,
+                            "cold reads not measured: the budget had no room for a round; starts:"))
+        << r.evidence;
 }

@@ -89,6 +89,66 @@ ExtendPlan plan_extension(const AdviseRequest& req, const AdviseContext& c,
     return x;
 }
 
+// Cold reads on PostgreSQL 18, one measurement per filesystem (its first
+// tablespace names it), where the caller may write scratch files.
+struct ReadsPlan {
+    std::vector<std::unique_ptr<ReadsMeasurement>> filesystems;
+    std::string why_not; // why none is measured
+};
+
+ReadsPlan plan_reads(const AdviseRequest& req, const AdviseContext& c,
+                     const std::function<bool()>& should_stop) {
+    ReadsPlan x;
+    if (!c.pg18())
+        return x;
+    if (!req.cannot_write.empty()) {
+        x.why_not = req.cannot_write;
+        return x;
+    }
+    for (const AdviseTarget& t : req.targets) {
+        if (!t.unavailable.empty()) {
+            x.why_not = t.unavailable;
+            continue;
+        }
+        dev_t dev = 0;
+        std::string why;
+        const std::string dir = resolve_target(t, &why, &dev);
+        if (dir.empty()) {
+            x.why_not = why;
+            continue;
+        }
+        bool seen = false;
+        for (auto& f : x.filesystems)
+            seen = seen || f->dev() == dev;
+        if (!seen)
+            x.filesystems.push_back(std::make_unique<ReadsMeasurement>(
+                c, t.tablespace, dir, filesystem_type(dir), dev, req.max_scratch_mb, should_stop));
+    }
+    if (x.why_not.empty() && x.filesystems.empty())
+        x.why_not = "no tablespace to read in";
+    return x;
+}
+
+// Of the filesystems' cold reads, the slowest device's (the least MB/s
+// read sync): where what io_uring buys shows.
+ReadsSummary slowest_reads(const ReadsPlan& x) {
+    ReadsSummary out;
+    out.not_measured = x.why_not;
+    bool have = false;
+    for (const auto& f : x.filesystems) {
+        ReadsSummary s = f->summary();
+        if (!s.not_measured.empty()) {
+            if (!have)
+                out = s;
+            continue;
+        }
+        if (!have || s.sync_mbps.median < out.sync_mbps.median)
+            out = s;
+        have = true;
+    }
+    return out;
+}
+
 BudgetSummary budget_summary(const AdviseRequest& req, double spent,
                              const std::vector<Measurement*>& order) {
     BudgetSummary b;
@@ -183,6 +243,9 @@ AdviseResult advise(const AdviseRequest& req, const std::function<bool()>& shoul
     ExtendPlan extension = plan_extension(req, c, should_stop);
     for (auto& f : extension.filesystems)
         order.push_back(&f->measurement());
+    ReadsPlan reads = plan_reads(req, c, should_stop);
+    for (auto& f : reads.filesystems)
+        order.push_back(&f->measurement());
 
     if (!run_within_budget(order, req.budget_seconds, elapsed, should_stop)) {
         res.outcome = Outcome::stopped();
@@ -195,7 +258,7 @@ AdviseResult advise(const AdviseRequest& req, const std::function<bool()>& shoul
         fork_cost = fork->summary();
     else
         fork_cost.not_measured = "this process cannot create a ring";
-    res.rows.push_back(io_method_advice(c, fork_cost));
+    res.rows.push_back(io_method_advice(c, fork_cost, slowest_reads(reads)));
     res.rows.push_back(ring_layout_advice(c, fork_cost));
     for (size_t i = 0; i < req.targets.size(); ++i) {
         ExtendSummary s;

@@ -1,5 +1,7 @@
 #include "advise/advise_measure.hpp"
 
+#include "experiments/reads_experiment.hpp"
+
 #include "advise/advise_wording.hpp"
 #include "contract/error.hpp"
 #include "experiments/rings_experiment.hpp"
@@ -296,6 +298,83 @@ ExtendSummary ExtendMeasurement::summary() const {
         s.alternation = figures(variants_[2]);
         s.alternation_over_fixed = summarize_runs(alternation_over_fixed_);
     }
+    return s;
+}
+
+// ---- reads ----
+
+ReadsMeasurement::ReadsMeasurement(const AdviseContext& c, std::string tablespace, std::string dir,
+                                   std::string fs, dev_t dev, int max_scratch_mb,
+                                   const std::function<bool()>& should_stop)
+    : should_stop_(should_stop), tablespace_(std::move(tablespace)), dir_(std::move(dir)),
+      fs_(std::move(fs)), dev_(dev), mb_(std::min(kReadsMb, max_scratch_mb)),
+      max_scratch_mb_(max_scratch_mb), workers_(c.server.settings.io_workers),
+      // effective_io_concurrency 0 reads nothing ahead: one in flight
+      in_flight_(std::max(1, c.server.settings.effective_io_concurrency)) {
+    m_.name = "cold reads on " + fs_ + " (" + dir_ + ")";
+    // writing the file, then three reads of it; a slow device is found
+    // out by the first round's time
+    m_.first_estimate = 4 * mb_ * kExtendSecondsPerMb + 0.1;
+    m_.round = [this](int round_no) { return round(round_no); };
+    m_.spread = [this] {
+        return uring_over_workers_.size() < 2 ? 100.0
+                                              : summarize_runs(uring_over_workers_).spread_pct;
+    };
+}
+
+bool ReadsMeasurement::round(int round_no) {
+    const ReadMethod methods[] = {ReadMethod::sync, ReadMethod::workers, ReadMethod::io_uring};
+    double mbps[3] = {0, 0, 0};
+    for (int k = 0; k < 3; ++k) {
+        // Rotate the order, so that no method always follows another.
+        const int i = (k + round_no) % 3;
+        ReadsParams p;
+        p.method = methods[i];
+        p.pattern = ReadPattern::sequential;
+        p.block_kb = 128; // io_combine_limit's default
+        p.in_flight = in_flight_;
+        p.workers = workers_;
+        p.cache = CacheState::cold;
+        p.file_mb = mb_;
+        p.dir = dir_;
+        p.dir_given = true;
+        validate(p, {{kMaxScratchMb.name, max_scratch_mb_},
+                     {kMaxReadInFlight.name, std::max(in_flight_, 1)}});
+        const ReadsResult r = run_reads(p, {dir_}, should_stop_);
+        if (r.outcome.is_stopped())
+            return false;
+        if (!r.outcome.is_ok() || r.seconds <= 0)
+            throw NotMeasurable("reads (" + std::string(read_method_name(p.method)) +
+                                "): " + r.outcome.status());
+        mbps[i] = static_cast<double>(r.bytes) / 1e6 / r.seconds;
+    }
+    sync_.push_back(mbps[0]);
+    workers_mbps_.push_back(mbps[1]);
+    uring_.push_back(mbps[2]);
+    uring_over_workers_.push_back(mbps[2] / mbps[1]);
+    uring_over_sync_.push_back(mbps[2] / mbps[0]);
+    return true;
+}
+
+ReadsSummary ReadsMeasurement::summary() const {
+    ReadsSummary s;
+    s.tablespace = tablespace_;
+    s.fs = fs_;
+    s.dir = dir_;
+    s.rounds = m_.rounds;
+    s.failed = m_.failed;
+    s.workers = workers_;
+    s.in_flight = in_flight_;
+    s.mb = mb_;
+    if (m_.rounds == 0) {
+        s.not_measured = !m_.failed.empty() ? m_.failed : "the budget had no room for a round";
+        return s;
+    }
+    s.sync_mbps = summarize_runs(sync_);
+    s.workers_mbps = summarize_runs(workers_mbps_);
+    s.uring_mbps = summarize_runs(uring_);
+    s.uring_over_workers = summarize_runs(uring_over_workers_);
+    s.uring_over_sync = summarize_runs(uring_over_sync_);
     return s;
 }
 

@@ -6,6 +6,8 @@
 //                        file from several sessions on one filesystem, and
 //                        the alternation without 82a4edab (the extend
 //                        experiment)
+//   ReadsMeasurement     cold reads of one filesystem's device: sync,
+//                        worker threads, io_uring (the reads experiment)
 #pragma once
 
 #include "advise/advise.hpp"
@@ -92,6 +94,35 @@ private:
     int tablespaces_ = 0;
     std::vector<Variant> variants_; // posix_fallocate, write_zeros[, alternation]
     std::vector<double> fallocate_over_zeros_, alternation_over_fixed_; // per round
+    Measurement m_;
+};
+
+// Each read run reads a file of this many MB (or uringprobe.max_scratch_mb).
+constexpr int kReadsMb = 32;
+
+class ReadsMeasurement {
+public:
+    // In `dir` (resolved, on filesystem `fs`), for `tablespace`: workers
+    // and depth from the server's io_workers and effective_io_concurrency.
+    ReadsMeasurement(const AdviseContext& c, std::string tablespace, std::string dir,
+                     std::string fs, dev_t dev, int max_scratch_mb,
+                     const std::function<bool()>& should_stop);
+    ReadsMeasurement(const ReadsMeasurement&) = delete;
+    ReadsMeasurement& operator=(const ReadsMeasurement&) = delete;
+
+    Measurement& measurement() { return m_; }
+    dev_t dev() const { return dev_; }
+    ReadsSummary summary() const;
+
+private:
+    bool round(int round);
+
+    const std::function<bool()>& should_stop_;
+    std::string tablespace_, dir_, fs_;
+    dev_t dev_;
+    int mb_, max_scratch_mb_, workers_, in_flight_;
+    std::vector<double> sync_, workers_mbps_, uring_;
+    std::vector<double> uring_over_workers_, uring_over_sync_;
     Measurement m_;
 };
 

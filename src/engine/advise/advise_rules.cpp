@@ -89,7 +89,42 @@ ExtendJudgement judge_extend_ratio(const RunSummary& r) {
     return j;
 }
 
-AdviceRow io_method_advice(const AdviseContext& c, const ForkCostSummary& fork) {
+ReadsJudgement judge_reads(const ReadsSummary& r) {
+    ReadsJudgement j;
+    if (!r.not_measured.empty() || r.rounds == 0) {
+        j.why = "cold reads not measured" + (r.not_measured.empty() ? "" : ": " + r.not_measured);
+        j.text = j.why;
+        return j;
+    }
+    const std::string where = "tablespace " + r.tablespace + " (" + r.fs + ", sync " +
+                              fixed(r.sync_mbps.median, 0) + " MB/s)";
+    const RunSummary& g = r.uring_over_workers;
+    j.text = "cold reads on " + where + ", MB/s: io_uring (" + std::to_string(r.in_flight) +
+             " in flight) " + fixed(g.median, 2) + "x worker (" + std::to_string(r.workers) +
+             " threads), 95% interval " + fixed(g.lo, 2) + "-" + fixed(g.hi, 2) + ", and " +
+             fixed(r.uring_over_sync.median, 2) + "x sync; " + fixed(r.workers_mbps.median, 0) +
+             " MB/s worker, " + fixed(r.uring_mbps.median, 0) + " io_uring (" +
+             std::to_string(r.rounds) + (r.rounds == 1 ? " round)" : " rounds)");
+    if (r.fs == "tmpfs" || r.fs == "ramfs") {
+        j.why = "reads there are served from memory (" + r.fs + "): no device wait to hide";
+        j.text += "; " + j.why;
+        return j;
+    }
+    if (g.lo > 1 && g.median > 1 + kReadGainMargin) {
+        j.better = "io_uring";
+        j.decisive = g.lo > 1 + kReadGainMargin;
+    } else if (g.hi < 1 && g.median < 1 - kReadGainMargin) {
+        j.better = "worker";
+        j.decisive = g.hi < 1 - kReadGainMargin;
+    } else {
+        j.why = "cold reads within " + fixed(kReadGainMargin * 100, 0) +
+                "% either way: the connection cost decides";
+    }
+    return j;
+}
+
+AdviceRow io_method_advice(const AdviseContext& c, const ForkCostSummary& fork,
+                           const ReadsSummary& reads) {
     const RingPlan& plan = c.plan;
     const std::string current =
         c.pg18() ? c.server.io_method
@@ -98,32 +133,54 @@ AdviceRow io_method_advice(const AdviseContext& c, const ForkCostSummary& fork) 
         return io_method_refused(c, current);
     if (plan.emfile || plan.enomem)
         return io_method_would_not_start(c, current, fork);
-    // It starts: is what every connection pays for the rings acceptable?
-    // Not measured: the current value is kept, not guessed at.
+    // It starts. What cold reads gain under io_uring, against what every
+    // connection pays for the rings: a decisive read gain decides, the
+    // connection cost beside it; else the connection cost decides. Not
+    // measured: the current value is kept, not guessed at.
     const auto& own = fork.layout(plan.one_region);
     const LayoutJudgement j = own ? judge_layout(*own) : LayoutJudgement{};
+    const ReadsJudgement rj = judge_reads(reads);
     const bool acceptable = own && !j.adds;
-    std::string advice = on18(c) + (acceptable ? "io_method = io_uring" : "io_method = worker");
-    if (!own)
-        advice = c.pg18() ? "keep io_method = " + c.server.io_method
-                          : on18(c) + "no advice without the fork cost (see evidence)";
-    else if (!acceptable && !plan.one_region && c.no_mmap_accepted)
-        advice += " (or io_uring with the rings in one region: see ring layout)";
-    if (acceptable && plan.fd_headroom_short)
+    std::string advice, confidence;
+    if (rj.better == "io_uring") {
+        advice = on18(c) + "io_method = io_uring";
+        if (own && j.adds)
+            advice += " for cold reads; worker where connections come and go often (see cost)";
+        confidence = confidence_of(reads.rounds, rj.decisive, false);
+        if (!acceptable && confidence == "high")
+            confidence = "medium";
+    } else if (rj.better == "worker") {
+        advice = on18(c) + "io_method = worker";
+        confidence = confidence_of(reads.rounds, rj.decisive, false);
+    } else {
+        advice = on18(c) + (acceptable ? "io_method = io_uring" : "io_method = worker");
+        if (!own)
+            advice = c.pg18() ? "keep io_method = " + c.server.io_method
+                              : on18(c) + "no advice without the fork cost (see evidence)";
+        else if (!acceptable && !plan.one_region && c.no_mmap_accepted)
+            advice += " (or io_uring with the rings in one region: see ring layout)";
+        confidence = own ? confidence_of(fork.rounds, j.decisive, fork.scaled) : "low";
+    }
+    if (advice.find("io_method = io_uring") != std::string::npos && plan.fd_headroom_short)
         advice += " with ulimit -n " + std::to_string(plan.fds_recommended);
-    const std::string confidence =
-        own ? confidence_of(fork.rounds, j.decisive, fork.scaled) : "low";
-    const std::string cost =
+    const std::string connections =
         own ? added_text(*own) + " (" + layout_name(plan.one_region) + ")"
             : "not measured: computed, every fork copies " +
                   (plan.one_region
                        ? std::to_string(plan.rings) + " ring fds"
                        : std::to_string(plan.rings * plan.mappings_per_ring) +
                              " ring mappings and " + std::to_string(plan.rings) + " ring fds");
-    return row("io_method", "io_method", current, advice, confidence,
-               "starts: " + plan.verdict_detail + "; " + plan_text(c) + "; " +
-                   rings_evidence(c, fork) + "; " + kernel_text(c),
-               cost);
+    std::string read_cost;
+    if (reads.not_measured.empty() && reads.rounds > 0)
+        read_cost = "cold reads " + fixed(reads.uring_over_workers.median, 2) +
+                    "x worker's speed under io_uring on tablespace " + reads.tablespace + "; ";
+    return row(
+        "io_method", "io_method", current, advice, confidence,
+        rj.text +
+            (rj.why.empty() || rj.text.find(rj.why) != std::string::npos ? "" : "; " + rj.why) +
+            "; starts: " + plan.verdict_detail + "; " + plan_text(c) + "; " +
+            rings_evidence(c, fork) + "; " + kernel_text(c),
+        read_cost + connections);
 }
 
 AdviceRow ring_layout_advice(const AdviseContext& c, const ForkCostSummary& fork) {

@@ -22,6 +22,11 @@ constexpr double kForkCostShare = 0.25;
 // by a few percent from round to round).
 constexpr double kExtendMargin = 0.05;
 
+// Cold reads: io_uring's MB/s over worker's beyond this share (the whole
+// interval past 1, the median past the margin) decides io_method by
+// itself; within it the connection cost decides.
+constexpr double kReadGainMargin = 0.10;
+
 // "high" only with kEnoughRounds rounds and an interval that decides; a
 // measurement of fewer rounds (kFewestRounds: "medium"), or one scaled
 // from a smaller one, is less.
@@ -43,8 +48,22 @@ struct ExtendJudgement {
 };
 ExtendJudgement judge_extend_ratio(const RunSummary& fallocate_over_zeros);
 
-// The rows, one rule each.
-AdviceRow io_method_advice(const AdviseContext& c, const ForkCostSummary& fork);
+// What cold reads say of io_method: `better` io_uring, worker or ""
+// (within kReadGainMargin, or not to be weighed: `why`); `decisive`
+// whether the whole interval is beyond the margin; `text` the figures.
+struct ReadsJudgement {
+    std::string better;
+    bool decisive = false;
+    std::string why;
+    std::string text;
+};
+ReadsJudgement judge_reads(const ReadsSummary& r);
+
+// The rows, one rule each. io_method weighs what cold reads gain on the
+// tablespace whose device waits longest (`reads`) against what every
+// connection pays for the rings (`fork`).
+AdviceRow io_method_advice(const AdviseContext& c, const ForkCostSummary& fork,
+                           const ReadsSummary& reads = {});
 AdviceRow ring_layout_advice(const AdviseContext& c, const ForkCostSummary& fork);
 AdviceRow file_extend_method_advice(const AdviseContext& c, const std::string& tablespace,
                                     const ExtendSummary& s);

@@ -96,6 +96,23 @@ struct ExtendSummary {
     int tablespaces = 1; // tablespaces on this filesystem
 };
 
+// Cold reads of one filesystem's device, the way a sequential scan reads
+// (128 kB pieces, buffered, the file's pages dropped first): sync, worker
+// threads at the server's io_workers, io_uring at its
+// effective_io_concurrency. What io_uring buys, against what each
+// connection pays for it (ForkCostSummary).
+struct ReadsSummary {
+    std::string not_measured; // why no round was measured; "" when one was
+    std::string tablespace;   // the first tablespace on this filesystem
+    std::string fs, dir;
+    int rounds = 0;
+    int workers = 3, in_flight = 16;
+    int mb = 32;
+    RunSummary sync_mbps, workers_mbps, uring_mbps;
+    RunSummary uring_over_workers, uring_over_sync; // per round, of MB/s
+    std::string failed;                             // the error that ended the rounds
+};
+
 // What the budget went to.
 struct BudgetSummary {
     double spent = 0;

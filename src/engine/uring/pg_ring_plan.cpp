@@ -55,6 +55,11 @@ const ParamTable<Pg18Settings>& pg18_settings_params() {
         number_row<S, &S::max_files_per_process>(
             integer_param("max_files_per_process", pg18.max_files_per_process, 64, 2147483647,
                           "max_files_per_process")),
+        number_row<S, &S::io_workers>(
+            integer_param("io_workers", pg18.io_workers, 1, 32, "io_workers")),
+        number_row<S, &S::effective_io_concurrency>(
+            integer_param("effective_io_concurrency", pg18.effective_io_concurrency, 0, 1000,
+                          "effective_io_concurrency")),
         boolean_row<S, &S::built_with_queue_init_mem>(
             boolean_param("queue_init_mem", kHaveQueueInitMem,
                           "the server's liburing has io_uring_queue_init_mem")

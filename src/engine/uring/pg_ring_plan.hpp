@@ -19,6 +19,10 @@ struct Pg18Settings {
     int max_wal_senders = 10;
     int io_max_concurrency = 64;
     int max_files_per_process = 1000;
+    // What its reads keep in flight: io_method = worker's processes, and
+    // a read stream's distance (uringprobe_advise() reads with them).
+    int io_workers = 3;
+    int effective_io_concurrency = 16;
     // The server was built with io_uring_queue_init_mem (liburing 2.5 on;
     // 2.7 and later size the rings right).
     bool built_with_queue_init_mem = false;

@@ -160,6 +160,13 @@ my @faults = (
 		count => [ [ qr/root-safety/, qr{tools/check-root-safety}, qr/scratch-fs|^\.\.\. / ] ],
 	},
 	{
+		fault => 'storage that makes you wait, interrupted while made',
+		injected => 'tools/storage up (nbdkit, nbdfuse, loop devices, XFS, a cgroup) stopped by SIGINT once each part existed; taken down directly and through scratch-fs down',
+		holds => 'down leaves no mount, loop device, nbdkit or nbdfuse process or cgroup, and puts read_ahead_kb back as it was',
+		tests => 'storage (tools/check-storage, as root)',
+		count => [ [ qr/^storage$/, qr{tools/check-storage}, qr/./ ] ],
+	},
+	{
 		fault => 'two runs started in the same second',
 		injected => 'the results names of the coming seconds already reserved by other runs',
 		holds => 'the run takes the next free name (its time with -2), never another run\'s directory',

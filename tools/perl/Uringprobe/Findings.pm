@@ -27,6 +27,10 @@ my %reports = (
 	3 => [ 'PostgreSQL 16 concurrent COPY',
 		'concurrent COPY into one table slower than PostgreSQL 15 from 2 clients on XFS: extensions sized '
 		  . 'by the lock waiters make mdzeroextend alternate fallocate and zeros; fixed by 82a4edab' ],
+	5 => [ 'what io_uring buys on cold reads',
+		'PostgreSQL 18 reads ahead of a scan with several reads in flight (worker: io_workers processes; io_uring: '
+		  . 'the backend\'s ring); public cold seq scans: NVMe worker(3) 1.9x sync, io_uring 2.25x; EBS worker 1.5x, '
+		  . 'io_uring 2.6x; SATA all equal; bitmap heap scans worker 0.34x on NVMe, io_uring 1.0x; index scans not read ahead' ],
 	4 => [ 'io_uring polling in an event loop',
 		'an event loop on io_uring poll slower than on epoll: each one-shot POLL_ADD is re-armed, then waits '
 		  . 'and is woken, unless the kernel offers multishot polling' ],
@@ -297,6 +301,46 @@ sub events_finding
 	return \%f;
 }
 
+# What asynchronous reads bought: on the storage that waits the longest
+# (the first latency kind measured, else the machine's disk), at the first
+# read-ahead setting, each io_method's cold seqscan against sync's, and
+# io_uring's against worker's; the bitmap scan and the index-scan control
+# beside them.
+sub reads_finding
+{
+	my ($dir) = @_;
+	my %f = finding_of(5);
+	my $runs = runs_of($dir, file_of(reads => 'runs'));
+	my @storages = distinct(map { $_->{storage} } @$runs);
+	my ($st) = (sort { ($b =~ /^latency-([\d.]+)ms$/ ? $1 : 0) <=> ($a =~ /^latency-([\d.]+)ms$/ ? $1 : 0) } @storages);
+	my ($server) = distinct(map { $_->{server} } @$runs);
+	my ($ra) = distinct(map { $_->{read_ahead} } @$runs);
+	my %m = (server => $server // '', storage => $st // '', read_ahead => $ra // '');
+	my $sec = sub { my ($io, $w) = @_; return values_of($runs, 'seconds', %m, io_method => $io, workload => $w); };
+	my ($worker) = grep { /^worker/ } distinct(map { $_->{io_method} } @$runs);
+	my $wname = $worker ? ($worker =~ /^worker:(\d+)$/ ? "worker($1)" : 'worker(3)') : '';
+	my $uring = compare($sec->('sync', 'seqscan'), $sec->('io_uring', 'seqscan'));
+	my $wk = $worker ? compare($sec->('sync', 'seqscan'), $sec->($worker, 'seqscan')) : undef;
+	my $over = $worker ? compare($sec->($worker, 'seqscan'), $sec->('io_uring', 'seqscan')) : undef;
+	my $bitmap = compare($sec->('sync', 'bitmap'), $sec->('io_uring', 'bitmap'));
+	my $index = compare($sec->('sync', 'index'), $sec->('io_uring', 'index'));
+	my ($kb) = distinct(map { $_->{read_ahead_kb} } grep { ($_->{storage} // '') eq ($st // '') } @$runs);
+	my $where = $st ? "$st, read_ahead_kb " . ($kb // '?') : '';
+	$f{here} = join('; ',
+		($uring ? "cold seqscan on $where, speed over sync: io_uring " . said($uring) : ()),
+		($wk ? "$wname " . said($wk) : ()),
+		($over ? "io_uring over $wname " . said($over) : ()),
+		($bitmap ? 'bitmap heap scan, io_uring over sync ' . said($bitmap) : ()),
+		($index ? 'index scan (the control), io_uring over sync ' . said($index) : ()));
+	$f{verdict} = verdict([ judged($uring, 1), 'io_uring faster than sync on a cold seqscan' ], undef,
+		'run the reads benchmark (make bench BENCHES=reads)');
+	$f{advice} = more($over) ? "io_method = io_uring where reads wait on the device ($where here)"
+	  : less($over)          ? "io_method = worker ($wname): it read faster than io_uring here ($where)"
+	  :                        ''
+	  if more($uring) || more($wk);
+	return \%f;
+}
+
 # The findings of the benchmarks a run had.
 sub findings
 {
@@ -307,6 +351,7 @@ sub findings
 	push @f, completions_finding($dir, $kernel, $cpus) if $ran{completions};
 	push @f, extend_finding($dir) if $ran{extend} || $ran{copy};
 	push @f, events_finding($dir) if $ran{events};
+	push @f, reads_finding($dir) if $ran{reads};
 	return @f;
 }
 

@@ -25,7 +25,8 @@ sub advice_intro
 
 sub findings_intro
 {
-	return 'Each report uringprobe is built around: what it reported, what this run '
+	return 'Each report uringprobe is built around (1-4: the four seeds; 5: what io_uring buys, against public '
+	  . 'measurements): what it reported, what this run '
 	  . 'measured (ratios of medians, with their 95% bootstrap interval over the runs), and the verdict.';
 }
 

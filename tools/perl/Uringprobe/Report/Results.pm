@@ -345,6 +345,8 @@ sub advice_sources
 		push @see, [ churn => "$server at max_connections $mc" ]
 		  if $ran{churn} && rows_where($r, 'churn.tsv', server => $server, max_connections => $mc);
 		push @see, [ rings => 'fork cost with rings in separate mappings and in one region' ] if $ran{rings};
+		push @see, [ reads => "cold reads under each io_method, $server" ]
+		  if $ran{reads} && rows_where($r, 'reads.tsv', server => $server);
 	}
 	elsif ($a->{topic} eq 'file_extend_method' && $a->{setting} =~ /\((\w+)\)$/)
 	{
