@@ -36,13 +36,13 @@
 # ("pg18-combined pg15"), URINGPROBE_STORAGE_LIST (tools/storage's list).
 use strict;
 use warnings;
-use IPC::Run ();
 use JSON::PP ();
 use PostgreSQL::Test::Utils;
 use Time::HiRes ();
 use Uringprobe::Bench;
 use Uringprobe::Benchmarks qw(setting);
 use Uringprobe::Cluster;
+use Uringprobe::Reads;
 
 my ($runs_file, $table_file, $ceiling_file) = @ARGV;
 die "usage: reads.pl RUNS.tsv TABLE.tsv CEILING.tsv\n" unless $ceiling_file;
@@ -251,19 +251,9 @@ sub run_once
 		$node->safe_psql('postgres', "UPDATE $t SET pad = pad WHERE id % 10 = 0; CHECKPOINT;");
 	}
 	# cold: out of shared buffers (or a restart before 18), out of the page cache
-	if ($server->{major} >= 18)
-	{
-		$node->safe_psql('postgres',
-			"SELECT pg_buffercache_evict_relation('$t'), pg_buffercache_evict_relation('${t}_r'), "
-			  . "pg_buffercache_evict_relation('${t}_id')");
-	}
-	else
-	{
-		$node->restart;
-	}
-	my $evict = $node->safe_psql('postgres',
-		"SELECT resident_before, pages FROM uringprobe_reads(rel => '$t', passes => 0); CHECKPOINT");
-	my ($resident) = split /\|/, $evict;
+	$node->restart if $server->{major} < 18;
+	my $resident = make_cold($node, $server->{major}, $t, "${t}_r", "${t}_id");
+	$node->safe_psql('postgres', 'CHECKPOINT');
 	my $relpages = $node->safe_psql('postgres', "SELECT pg_relation_size('$t') / 8192");
 	my @workers = $server->{major} >= 18 && $m =~ /^worker/
 	  ? split(/\n/, $node->safe_psql('postgres', "SELECT pid FROM pg_stat_activity WHERE backend_type = 'io worker'"))
@@ -271,73 +261,22 @@ sub run_once
 	my ($setup, $sql) = @{ $workload_sql{$workload} };
 	$sql =~ s/%t/$t/g;
 	$sql =~ s/%n/$n/g;
-	my $measured = $workload eq 'vacuum' ? $sql : "EXPLAIN (ANALYZE, TIMING OFF, BUFFERS, FORMAT JSON) $sql";
 	# pg_aios sampled every 2 ms from another session while the statement runs
-	my ($sampler, $sample_out, $sample_err) = (undef, '', '');
-	if ($server->{major} >= 18)
-	{
-		my $do = q{DO $$
-DECLARE mpid int; st text; w text; n int; s bigint := 0; c int := 0; mx int := 0; seen bool := false;
-        waits jsonb := '{}'; t0 timestamptz := clock_timestamp();
-BEGIN
-  LOOP
-    PERFORM pg_stat_clear_snapshot();
-    SELECT pid, state, coalesce(wait_event_type || ':' || wait_event, 'CPU') INTO mpid, st, w
-      FROM pg_stat_activity WHERE application_name = 'uringprobe_reads_measured' AND query LIKE '%measured run%';
-    IF st = 'active' THEN
-      seen := true;
-      SELECT count(*) INTO n FROM pg_aios WHERE pid = mpid;
-      s := s + n; c := c + 1; mx := greatest(mx, n);
-      waits := jsonb_set(waits, ARRAY[w], to_jsonb(coalesce((waits->>w)::int, 0) + 1));
-    ELSIF seen OR clock_timestamp() - t0 > interval '120 s' THEN
-      EXIT;
-    END IF;
-    PERFORM pg_sleep(0.002);
-  END LOOP;
-  RAISE NOTICE 'aios:%:%:%:%', c, CASE WHEN c > 0 THEN round(s::numeric / c, 2) END, mx, waits;
-END $$;};
-		# (on the command line: IPC::Run feeds standard input only when pumped)
-		$sampler = IPC::Run::start(
-			[ $node->installed_command('psql'), '-X', '-q', '-d', $node->connstr('postgres'), '-c', $do ],
-			'<', \undef, '>', \$sample_out, '2>', \$sample_err);
-		Time::HiRes::sleep(0.1);
-	}
+	my $sampler = $server->{major} >= 18 ? start_aios_sampler($node) : undef;
 	my $workers_cpu0 = 0;
 	$workers_cpu0 += cpu_ms($_) for @workers;
-	my $script = "SET application_name = 'uringprobe_reads_measured'; $setup\n"
-	  . "SELECT 'cpu', pg_read_file('/proc/self/stat');\n"
-	  . "\\timing on\n/* measured run */ $measured;\n\\timing off\n"
-	  . "SELECT 'cpu', pg_read_file('/proc/self/stat');\n";
-	my ($out, $err) = ('', '');
-	IPC::Run::run([ $node->installed_command('psql'), '-X', '-A', '-t', '-v', 'ON_ERROR_STOP=1', '-d',
-			$node->connstr('postgres') ], '<', \$script, '>', \$out, '2>', \$err)
-	  or die "$workload on $st->{name} ($server->{name}, $m) failed: $err\n";
-	ran("psql -d postgres <<'EOF'\n$script\nEOF");
+	my $r = eval { measured_run($node, $setup, $sql, $workload ne 'vacuum') };
+	my $failed = $@;
 	my $workers_cpu = 0;
 	$workers_cpu += cpu_ms($_) for @workers;
-	$sampler->finish if $sampler;
-	my ($aio_n, $aio_mean, $aio_max, $waits) = $sample_err =~ /aios:(\d+):([\d.]*):(\d+):(\{.*\})/;
-	my $wait = '';
-	if ($waits)
-	{
-		my $w = eval { JSON::PP::decode_json($waits) } // {};
-		($wait) = sort { $w->{$b} <=> $w->{$a} || $a cmp $b } keys %$w;
-	}
-	my @cpu = map { my @f = split ' ', s/^.*\) //sr; ($f[11] + $f[12]) * 10 } $out =~ /^cpu\|(.*)$/mg;
-	my ($ms) = $out =~ /^Time: ([\d.]+) ms/m;
-	my ($read, $hit) = ('', '');
-	if ($workload ne 'vacuum')
-	{
-		my ($json) = $out =~ /(\[\s*\{.*\}\s*\])/s;
-		my $plan = eval { JSON::PP::decode_json($json)->[0] } // {};
-		$ms = $plan->{'Execution Time'} // $ms;
-		($read, $hit) = ($plan->{Plan}{'Shared Read Blocks'} // '', $plan->{Plan}{'Shared Hit Blocks'} // '');
-	}
-	my $seconds = $ms / 1000;
+	my $aios = $sampler ? finish_aios_sampler($sampler) : {};
+	die "$workload on $st->{name} ($server->{name}, $m) failed: $failed" unless $r;
+	ran("psql -d postgres <<'EOF'\n$r->{script}\nEOF");
+	my ($seconds, $read, $hit) = @$r{qw(seconds read hit)};
 	my $mb = $read ne '' && $seconds > 0 ? sprintf('%.1f', $read * 8192 / 1e6 / $seconds) : '';
 	my @row = ($server->{name}, $m, $st->{name}, $ra, read_ahead_of($st), $workload, $round, sprintf('%.4f', $seconds), $mb,
-		$read, $hit, $relpages, $resident, $aio_mean // '', $aio_max // '',
-		@cpu == 2 ? $cpu[1] - $cpu[0] : '', @workers ? $workers_cpu - $workers_cpu0 : '', $wait // '');
+		$read, $hit, $relpages, $resident, $aios->{mean} // '', $aios->{max} // '',
+		$r->{backend_cpu_ms}, @workers ? $workers_cpu - $workers_cpu0 : '', $aios->{wait} // '');
 	run_row($runs, @row);
 	return { seconds => $seconds };
 }

@@ -1,0 +1,87 @@
+# PostgreSQL 18's read streams as the reads benchmark measures them, on
+# the 1 ms device tools/storage made for the run (read ahead 128 kB): a
+# run made cold is cold (EXPLAIN BUFFERS reads every block of the table and
+# hits none, no page of it in the page cache) and one that is not, is not;
+# under io_method io_uring and worker a cold sequential scan keeps more than
+# one read in flight (pg_aios, sampled from another session), under sync
+# at most one; an index scan, which PostgreSQL 18 does not read ahead for,
+# at most one under every io_method (the benchmark's control).
+use strict;
+use warnings;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use Uringprobe::Cluster;
+use Uringprobe::Reads;
+
+my ($slow) = grep { $_->{name} =~ /^latency-/ } storage_kinds();
+BAIL_OUT('no storage list: run through make test') unless defined $slow || $ENV{URINGPROBE_STORAGE_LIST};
+my @servers = grep { $_->{major} >= 18 } servers();
+if (!$slow || $slow->{status} ne 'ok')
+{
+  SKIP: { skip 'the 1 ms device: ' . ($slow ? $slow->{status} : 'not made'), 1; }
+	done_testing();
+	exit 0;
+}
+# a usual disk's readahead: the loop device's own (2560 kB) keeps a
+# sequential scan's requests in flight whatever the io_method
+my $ra = "/sys/dev/block/$slow->{device}/queue/read_ahead_kb";
+if (-w $ra) { open my $fh, '>', $ra or die "$ra: $!\n"; print $fh "128\n"; close $fh; }
+
+for my $server (@servers)
+{
+	my ($node) = start_cluster(server => $server, io_method => 'sync', name => "streams_$server->{name}",
+		settings => [ 'shared_buffers = 128MB', 'max_parallel_workers_per_gather = 0', 'autovacuum = off' ]);
+	$node->safe_psql('postgres', 'CREATE EXTENSION uringprobe; CREATE EXTENSION pg_buffercache');
+	my $loc = "$slow->{dir}/streams_$server->{name}";
+	mkdir $loc or die "mkdir $loc: $!\n";
+	$node->safe_psql('postgres', "CREATE TABLESPACE slow LOCATION '$loc'");
+	$node->safe_psql('postgres',
+		"CREATE TABLE t (id int, pad text) TABLESPACE slow;
+		 INSERT INTO t SELECT g, repeat('x', 200) FROM generate_series(1, 100000) g;
+		 CREATE INDEX t_id ON t (id) TABLESPACE slow; VACUUM ANALYZE t; CHECKPOINT;");
+	# under a quarter of shared_buffers: a scan reads it into shared
+	# buffers, not through a ring of a few (bulk reads of a bigger table)
+	my $relpages = $node->safe_psql('postgres', "SELECT pg_relation_size('t') / 8192");
+	my $seqscan = 'SET enable_indexscan = off; SET enable_indexonlyscan = off; SET enable_bitmapscan = off;';
+	my $indexscan = 'SET enable_seqscan = off; SET enable_bitmapscan = off; SET enable_indexonlyscan = off;';
+
+	for my $m (qw(sync worker io_uring))
+	{
+		my $cell = "$server->{name}/$m";
+		$node->append_conf('postgresql.conf', "io_method = $m\n");
+		$node->restart;
+		is($node->safe_psql('postgres', 'SHOW io_method'), $m, "$cell: io_method");
+
+		# cold: every block read, none hit, no page cached as it began
+		my $resident = make_cold($node, $server->{major}, 't', 't_id');
+		is($resident, 0, "$cell: the table's pages dropped from the page cache");
+		my $s = start_aios_sampler($node);
+		my $r = measured_run($node, $seqscan, 'SELECT count(*) FROM t', 1);
+		my $aios = finish_aios_sampler($s);
+		is("$r->{read} $r->{hit}", "$relpages 0", "$cell: a cold sequential scan reads every block and hits none");
+		cmp_ok($aios->{samples}, '>', 0, "$cell: pg_aios sampled while it ran ($aios->{samples} samples)");
+		if ($m eq 'sync')
+		{
+			cmp_ok($aios->{max}, '<=', 1, "$cell: at most one read in flight ($aios->{max})");
+		}
+		else
+		{
+			cmp_ok($aios->{max}, '>', 1, "$cell: more than one read in flight ($aios->{max}, mean $aios->{mean})");
+		}
+		# not cold: the second scan finds the table in shared buffers
+		$r = measured_run($node, $seqscan, 'SELECT count(*) FROM t', 1);
+		cmp_ok($r->{hit}, '>', 0.9 * $relpages, "$cell: scanned again without eviction, it hits ($r->{hit} of $relpages)");
+
+		# the control: an index scan is not read ahead
+		make_cold($node, $server->{major}, 't', 't_id');
+		$s = start_aios_sampler($node);
+		$r = measured_run($node, $indexscan, 'SELECT count(pad) FROM t WHERE id <= 10000', 1);
+		$aios = finish_aios_sampler($s);
+		cmp_ok($aios->{samples}, '>', 0, "$cell: the index scan sampled ($aios->{samples} samples)");
+		cmp_ok($aios->{max}, '<=', 1, "$cell: an index scan keeps at most one read in flight ($aios->{max})");
+	}
+	$node->safe_psql('postgres', 'DROP TABLE t; DROP TABLESPACE slow');
+	$node->stop;
+}
+
+done_testing();

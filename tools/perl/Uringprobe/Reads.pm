@@ -1,0 +1,116 @@
+# What the reads benchmark and its tests share: a relation made cold, and
+# the AIO handles of one backend sampled from another session while it
+# reads (pg_aios, PostgreSQL 18).
+package Uringprobe::Reads;
+
+use strict;
+use warnings;
+use Exporter 'import';
+use IPC::Run ();
+use JSON::PP ();
+use Time::HiRes ();
+
+our @EXPORT = qw(make_cold start_aios_sampler finish_aios_sampler measured_run $measured_app);
+
+# The application_name of the session whose reads are sampled; its
+# statement must hold "measured run" (a comment will do).
+our $measured_app = 'uringprobe_reads_measured';
+
+# Relation $t (and @others: its indexes) evicted from shared buffers
+# (pg_buffercache_evict_relation, PostgreSQL 18; before it, the caller
+# restarts the server) and $t's pages dropped from the page cache
+# (uringprobe_reads(passes => 0)). Returns the pages still resident.
+sub make_cold
+{
+	my ($node, $major, $t, @others) = @_;
+	if ($major >= 18)
+	{
+		$node->safe_psql('postgres',
+			'SELECT ' . join(', ', map { "pg_buffercache_evict_relation('$_')" } $t, @others));
+	}
+	my ($resident) = split /\|/,
+	  $node->safe_psql('postgres', "SELECT resident_before FROM uringprobe_reads(rel => '$t', passes => 0)");
+	return $resident;
+}
+
+# A session of $node's sampling every 2 ms, while the session named
+# $measured_app runs a statement holding "measured run": how many AIO
+# handles that backend has in pg_aios, and its wait event. Gives up after
+# 120 s without seeing it. Start it before the measured statement.
+sub start_aios_sampler
+{
+	my ($node) = @_;
+	my $do = qq{DO \$\$
+DECLARE mpid int; st text; w text; n int; s bigint := 0; c int := 0; mx int := 0; seen bool := false;
+        waits jsonb := '{}'; t0 timestamptz := clock_timestamp();
+BEGIN
+  LOOP
+    PERFORM pg_stat_clear_snapshot();
+    SELECT pid, state, coalesce(wait_event_type || ':' || wait_event, 'CPU') INTO mpid, st, w
+      FROM pg_stat_activity WHERE application_name = '$measured_app' AND query LIKE '%measured run%';
+    IF st = 'active' THEN
+      seen := true;
+      SELECT count(*) INTO n FROM pg_aios WHERE pid = mpid;
+      s := s + n; c := c + 1; mx := greatest(mx, n);
+      waits := jsonb_set(waits, ARRAY[w], to_jsonb(coalesce((waits->>w)::int, 0) + 1));
+    ELSIF seen OR clock_timestamp() - t0 > interval '120 s' THEN
+      EXIT;
+    END IF;
+    PERFORM pg_sleep(0.002);
+  END LOOP;
+  RAISE NOTICE 'aios:%:%:%:%', c, CASE WHEN c > 0 THEN round(s::numeric / c, 2) END, mx, waits;
+END \$\$;};
+	my $s = { out => '', err => '' };
+	# on the command line: IPC::Run feeds standard input only when pumped
+	$s->{h} = IPC::Run::start([ $node->installed_command('psql'), '-X', '-q', '-d', $node->connstr('postgres'), '-c', $do ],
+		'<', \undef, '>', \$s->{out}, '2>', \$s->{err});
+	Time::HiRes::sleep(0.1);
+	return $s;
+}
+
+# What the sampler saw: { samples, mean, max, wait } (wait: the commonest
+# wait event); samples 0 when it never saw the statement.
+sub finish_aios_sampler
+{
+	my ($s) = @_;
+	$s->{h}->finish;
+	my ($n, $mean, $max, $waits) = $s->{err} =~ /aios:(\d+):([\d.]*):(\d+):(\{.*\})/;
+	my $w = eval { JSON::PP::decode_json($waits // '{}') } // {};
+	my ($wait) = sort { $w->{$b} <=> $w->{$a} || $a cmp $b } keys %$w;
+	return { samples => $n // 0, mean => $mean // '', max => $max // '', wait => $wait // '' };
+}
+
+# $statement run in a session of its own named $measured_app, after
+# $setup (SET commands), timed by EXPLAIN ANALYZE (TIMING OFF, BUFFERS)
+# where $explain is true, else by psql: { seconds, read, hit (shared
+# blocks, '' without EXPLAIN), backend_cpu_ms (its user and system time,
+# from /proc: 10 ms ticks), script }. Dies with psql's error.
+sub measured_run
+{
+	my ($node, $setup, $statement, $explain) = @_;
+	my $measured = $explain ? "EXPLAIN (ANALYZE, TIMING OFF, BUFFERS, FORMAT JSON) $statement" : $statement;
+	my $script = "SET application_name = '$measured_app'; $setup\n"
+	  . "SELECT 'cpu', pg_read_file('/proc/self/stat');\n"
+	  . "\\timing on\n/* measured run */ $measured;\n\\timing off\n"
+	  . "SELECT 'cpu', pg_read_file('/proc/self/stat');\n";
+	my ($out, $err) = ('', '');
+	IPC::Run::run([ $node->installed_command('psql'), '-X', '-A', '-t', '-v', 'ON_ERROR_STOP=1', '-d',
+			$node->connstr('postgres') ], '<', \$script, '>', \$out, '2>', \$err)
+	  or die "$err\n";
+	# utime and stime, fields 14 and 15 of /proc/PID/stat, in 10 ms ticks
+	my @cpu = map { my @f = split ' ', s/^.*\) //sr; ($f[11] + $f[12]) * 10 } $out =~ /^cpu\|(.*)$/mg;
+	my ($ms) = $out =~ /^Time: ([\d.]+) ms/m;
+	my ($read, $hit) = ('', '');
+	if ($explain)
+	{
+		my ($json) = $out =~ /(\[\s*\{.*\}\s*\])/s;
+		my $plan = eval { JSON::PP::decode_json($json)->[0] } // {};
+		$ms = $plan->{'Execution Time'} // $ms;
+		($read, $hit) = ($plan->{Plan}{'Shared Read Blocks'} // '', $plan->{Plan}{'Shared Hit Blocks'} // '');
+	}
+	die "no time in psql's output: $out\n" unless defined $ms;
+	return { seconds => $ms / 1000, read => $read, hit => $hit,
+		backend_cpu_ms => @cpu == 2 ? $cpu[1] - $cpu[0] : '', script => $script };
+}
+
+1;
