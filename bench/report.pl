@@ -106,4 +106,8 @@ print "report.md, report.html and results.json in $dir: " . scalar(@cells) . " c
   . scalar(grep { $_->{noisy} } @cells) . " noisy"
   . ($r->{baseline} ? ", $r->{baseline}{compared} compared with $baseline_dir, " . scalar(@regressions) . " regressions" : '')
   . "\n";
-exit(@regressions ? 3 : 0);
+# advice the workload it is for contradicted in this run: a failure like a
+# regression (status 4; 3 where there are regressions too)
+my @contradicted = @{ $r->{contradicted} // [] };
+print "advice contradicted by its workload: " . join('; ', @contradicted) . " (see report.md)\n" if @contradicted;
+exit(@regressions ? 3 : @contradicted ? 4 : 0);

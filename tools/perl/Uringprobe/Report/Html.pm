@@ -9,7 +9,7 @@ use Exporter 'import';
 use MIME::Base64;
 use Uringprobe::Benchmarks qw(heading);
 use Uringprobe::Report::Baseline qw(baseline_lines);
-use Uringprobe::Report::Markdown qw(advice_intro findings_intro);
+use Uringprobe::Report::Markdown qw(advice_intro findings_intro check_text);
 use Uringprobe::Report::Results qw(advice_sources);
 use Uringprobe::TextTable qw(read_tsv);
 
@@ -85,14 +85,15 @@ sub advice_html
 		my $f = $r->{advice}{$server}[0];
 		$html .= '<h3>' . esc("$server ($f->{io_method}, max_connections $f->{max_connections}; the call took "
 			  . "$f->{seconds} s of a $f->{budget} s budget)") . "</h3>\n<table class=\"advice\"><tr><th>setting</th><th>now</th>"
-		  . "<th>advice</th><th>confidence</th><th>cost</th><th>evidence</th><th>see</th></tr>\n";
+		  . "<th>advice</th><th>confidence</th><th>cost</th><th>checked on its workload</th><th>evidence</th><th>see</th></tr>\n";
 		for my $a (@{ $r->{advice}{$server} })
 		{
 			my $see = join('<br>', map { '<a href="#bench-' . esc($_->[0]) . '">' . esc("$_->[0]: $_->[1]") . '</a>' }
 				  advice_sources($r, $a));
 			$html .= '<tr class="confidence-' . esc($a->{confidence}) . '"><td>' . esc($a->{setting}) . '</td><td>'
 			  . esc($a->{current}) . '</td><td><b>' . esc($a->{advice}) . '</b></td><td>' . esc($a->{confidence})
-			  . '</td><td>' . esc($a->{cost}) . '</td><td><details><summary>figures</summary>' . esc($a->{evidence})
+			  . '</td><td>' . esc($a->{cost}) . '</td><td>' . esc(check_text($a))
+			  . '</td><td><details><summary>figures</summary>' . esc($a->{evidence})
 			  . "</details></td><td>$see</td></tr>\n";
 		}
 		$html .= "</table>\n";

@@ -10,7 +10,7 @@ use Uringprobe::Report::Baseline qw(baseline_lines);
 use Uringprobe::Report::Results qw(advice_sources);
 use Uringprobe::TextTable;
 
-our @EXPORT = qw(report_markdown advice_intro findings_intro);
+our @EXPORT = qw(report_markdown advice_intro findings_intro check_text);
 
 # What the advice section and the findings say of themselves (the HTML
 # report too).
@@ -63,6 +63,17 @@ sub report_markdown
 	return $md;
 }
 
+# An advice row's check: its verdict and the effect on the workload, and
+# where the advice was sure and the workload did not agree, that too.
+sub check_text
+{
+	my ($a) = @_;
+	my $c = $a->{check} // return 'not checked';
+	return "$c->{verdict} ($c->{effect})"
+	  . ($a->{confidence} eq 'high' && $c->{verdict} =~ /^(?:not shown|contradicted)$/
+		? '; its confidence high is not borne out by the workload' : '');
+}
+
 sub advice_markdown
 {
 	my ($r) = @_;
@@ -78,6 +89,7 @@ sub advice_markdown
 			my @see = advice_sources($r, $a);
 			$md .= "- **$a->{setting}**: $a->{advice} (confidence $a->{confidence}; now $a->{current})"
 			  . ($a->{cost} ne '' ? "; cost: $a->{cost}" : '') . "\n  - evidence: $a->{evidence}\n"
+			  . "  - checked on its workload: " . check_text($a) . "\n"
 			  . (@see ? '  - see: ' . join('; ', map { "$_->[0] ($_->[1])" } @see) . "\n" : '');
 		}
 	}

@@ -22,6 +22,7 @@ use Exporter 'import';
 use JSON::PP ();
 use Uringprobe::Benchmarks qw(runs_specs);
 use Uringprobe::Findings;
+use Uringprobe::AdviceCheck;
 use Uringprobe::Stats;
 use Uringprobe::TextTable qw(read_tsv);
 
@@ -378,6 +379,10 @@ sub read_advice
 			push @{ $advice{ $a{server} } }, \%a;
 		}
 	}
+	# each row checked on the workload it is for, in this run
+	my @all = map { @{ $advice{$_} } } @servers;
+	$_->{check} = check_advice($r->{dir}, $_, \@all) for @all;
+	$r->{contradicted} = [ map { "$_->{server} $_->{setting}" } grep { $_->{check}{verdict} eq 'contradicted' } @all ];
 	@$r{qw(advice_servers advice)} = (\@servers, \%advice);
 	return;
 }

@@ -1,0 +1,136 @@
+# Every advice row checked on the workload it is for, in the same run
+# (Uringprobe::AdviceCheck), on made-up runs files: held, not shown,
+# contradicted and not checked, each for its reason; and a run whose
+# advice its workload contradicted makes bench/report.pl fail (status 4)
+# saying which, like a regression. No cluster: the rule is tested on
+# figures made up for it; make bench measures them live.
+use strict;
+use warnings;
+use FindBin;
+use File::Temp ();
+use IPC::Run ();
+use PostgreSQL::Test::Utils;
+use Test::More;
+use Uringprobe::AdviceCheck;
+
+my $root = "$FindBin::Bin/..";
+my $dir = File::Temp::tempdir(CLEANUP => 1);
+
+sub write_tsv
+{
+	my ($file, @rows) = @_;
+	open my $fh, '>', "$dir/$file" or die "$file: $!\n";
+	print $fh join("\t", @$_), "\n" for @rows;
+	close $fh;
+}
+# COPY on xfs at 4 clients: write_zeros 1.20 s against posix_fallocate 1.00
+# (3 runs each, apart); on ext4 within the noise; on btrfs write_zeros faster.
+my @copy = ([qw(server io_method file_extend_method fs clients round seconds)]);
+for my $run (1 .. 3)
+{
+	push @copy, [ 'pg18-combined', 'sync', 'posix_fallocate', 'xfs', 4, $run, 1.00 + $run / 100 ],
+	  [ 'pg18-combined', 'sync', 'write_zeros', 'xfs', 4, $run, 1.20 + $run / 100 ],
+	  [ 'pg18-combined', 'sync', 'posix_fallocate', 'ext4', 4, $run, 1.00 + $run / 50 ],
+	  [ 'pg18-combined', 'sync', 'write_zeros', 'ext4', 4, $run, 1.01 + $run / 50 ],
+	  [ 'pg18-combined', 'sync', 'posix_fallocate', 'btrfs', 4, $run, 2.00 + $run / 100 ],
+	  [ 'pg18-combined', 'sync', 'write_zeros', 'btrfs', 4, $run, 1.50 + $run / 100 ];
+}
+write_tsv('copy-runs.tsv', @copy);
+# Cold seqscans on a 1 ms device: io_uring 0.5 s, worker 0.9 s, sync 1.4 s.
+my @reads = ([qw(server io_method storage read_ahead workload round seconds)]);
+for my $run (1 .. 3)
+{
+	push @reads, map { [ 'pg18-combined', $_->[0], 'latency-1ms', 128, 'seqscan', $run, $_->[1] + $run / 100 ] }
+	  [ sync => 1.4 ], [ worker => 0.9 ], [ io_uring => 0.5 ];
+}
+write_tsv('reads-runs.tsv', @reads);
+# Connection churn at 950: separate mappings slow under io_uring.
+my @churn = ([qw(server io_method max_connections run status conn_ms)]);
+for my $run (1 .. 3)
+{
+	push @churn, [ 'pg18-separate', 'worker', 950, $run, 'ok', 2.0 + $run / 100 ],
+	  [ 'pg18-separate', 'io_uring', 950, $run, 'ok', 3.5 + $run / 100 ],
+	  [ 'pg18-combined', 'worker', 950, $run, 'ok', 2.0 + $run / 100 ],
+	  [ 'pg18-combined', 'io_uring', 950, $run, 'ok', 2.05 + $run / 100 ];
+}
+write_tsv('churn-runs.tsv', @churn);
+
+my @cols = qw(server io_method max_connections topic setting current advice confidence evidence cost seconds budget);
+sub row
+{
+	my (%r) = @_;
+	return { server => 'pg18-combined', io_method => 'worker', max_connections => 950, confidence => 'high',
+		evidence => '', cost => '', seconds => 5, budget => 20, %r };
+}
+my %rows = (
+	xfs => row(topic => 'file_extend_method', setting => 'file_extend_method (xfs)', current => 'posix_fallocate',
+		advice => 'file_extend_method = write_zeros'),
+	ext4 => row(topic => 'file_extend_method', setting => 'file_extend_method (ext4)', current => 'posix_fallocate',
+		advice => 'file_extend_method = write_zeros'),
+	btrfs => row(topic => 'file_extend_method', setting => 'file_extend_method (btrfs)', current => 'posix_fallocate',
+		advice => 'file_extend_method = write_zeros'),
+	keep_btrfs => row(topic => 'file_extend_method', setting => 'file_extend_method (btrfs)', current => 'posix_fallocate',
+		advice => 'keep file_extend_method = posix_fallocate (no difference beyond 5% shown)'),
+	tmpfs => row(topic => 'file_extend_method', setting => 'file_extend_method (tmpfs)', current => 'posix_fallocate',
+		advice => 'file_extend_method = write_zeros'),
+	reads => row(topic => 'io_method', setting => 'io_method', current => 'worker', advice => 'io_method = io_uring',
+		evidence => 'cold reads on tablespace slow (xfs, sync 170 MB/s), MB/s: io_uring (16 in flight) 1.80x worker; starts: ...'),
+	churn => row(server => 'pg18-separate', topic => 'io_method', setting => 'io_method', current => 'worker',
+		advice => 'io_method = worker (or io_uring with the rings in one region: see ring layout)',
+		evidence => 'cold reads on tablespace slow (xfs, sync 170 MB/s), ...; cold reads within 10% either way: the connection cost decides; starts: ...'),
+	layout => row(server => 'pg18-separate', topic => 'io_method', setting => 'ring layout',
+		current => 'separate: 2 mappings per ring, 1964 in every process', advice => 'one region: build PostgreSQL 18 against liburing 2.7'),
+	keep_layout => row(topic => 'io_method', setting => 'ring layout', current => 'one region (io_uring_queue_init_mem, NO_MMAP)',
+		advice => 'keep one region'),
+	ulimit => row(topic => 'limits', setting => 'ulimit -n', current => '20000', advice => 'keep ulimit -n 20000'),
+	pg15 => row(server => 'pg15', topic => 'io_method', setting => 'io_method', current => 'none (PostgreSQL 15.20: no asynchronous I/O)',
+		advice => 'on PostgreSQL 18: io_method = worker'),
+);
+my @all = values %rows;
+my %check = map { $_ => check_advice($dir, $rows{$_}, \@all) } keys %rows;
+sub verdict_is
+{
+	my ($key, $verdict, $effect, $name) = @_;
+	is($check{$key}{verdict}, $verdict, "$name: $verdict");
+	like($check{$key}{effect}, $effect, "$name: the effect on the workload says so") or diag($check{$key}{effect});
+}
+verdict_is('xfs', 'contradicted', qr/^concurrent COPY on xfs, 4 clients \(sync\): write_zeros against posix_fallocate: 1\.20x the time \(95% interval/,
+	'write_zeros advised, COPY 20% slower with it');
+verdict_is('ext4', 'not shown', qr/1\.0\dx the time/, 'write_zeros advised, COPY within the noise');
+verdict_is('btrfs', 'held', qr/0\.75x the time/, 'write_zeros advised, COPY 25% faster with it');
+verdict_is('keep_btrfs', 'contradicted', qr/posix_fallocate against write_zeros: 1\.33x the time/,
+	'posix_fallocate kept, the alternative 25% faster');
+verdict_is('tmpfs', 'not checked', qr/ran no COPY on tmpfs/, 'a filesystem COPY did not run on');
+verdict_is('reads', 'held', qr/^cold sequential scans on latency-1ms: io_method io_uring against worker: 0\.5\dx the time/,
+	'io_uring advised for its read gain, checked on cold scans');
+verdict_is('churn', 'held', qr/^connection churn at max_connections 950: io_method worker against io_uring: 0\.5\dx the time/,
+	'worker advised for the connection cost, checked on connection churn');
+verdict_is('layout', 'held', qr/one region \(pg18-combined\) against separate mappings \(pg18-separate\): 0\.5\dx/,
+	'one region advised on the server of separate mappings, checked against the other server');
+verdict_is('keep_layout', 'held', qr/one region \(pg18-combined\) against separate mappings \(pg18-separate\)/,
+	'one region kept, the other layout slower');
+verdict_is('ulimit', 'not checked', qr/a limit/, 'a limit');
+verdict_is('pg15', 'not checked', qr/a claim for PostgreSQL 18/, 'advice for PostgreSQL 18 given on 15');
+
+# A run whose advice its workload contradicted: the report says so and
+# bench/report.pl fails with status 4.
+# (a run of the advise benchmark alone: the made-up runs files above are
+# not whole enough for the report's tables)
+write_tsv('run.tsv', [ 'started', '2026-12-03 20:00 UTC' ], [ 'seconds', 60 ], [ 'machine', 'made up' ], [ 'cpus', 2 ],
+	[ 'kernel', '6.18' ], [ 'profile', 'quick' ], [ 'benchmarks', 'advise' ], [ 'cells', 1 ], [ 'failed', '' ],
+	[ 'command', 'make bench' ]);
+write_tsv('report.list', [ 'section', 'advise', 'what uringprobe_advise() says on each server' ]);
+unlink "$dir/churn-runs.tsv", "$dir/reads-runs.tsv";
+write_tsv('advise.tsv', [@cols], map { my $r = $_; [ map { $r->{$_} } @cols ] } $rows{xfs}, $rows{btrfs});
+my ($out, $err) = ('', '');
+IPC::Run::run([ 'perl', "$root/bench/report.pl", $dir ], '<', \undef, '>', \$out, '2>', \$err);
+my $rc = $? >> 8;
+is($rc, 4, 'report.pl: advice contradicted by its workload fails the run (status 4)') or diag($err);
+like($out, qr/advice contradicted by its workload: pg18-combined file_extend_method \(xfs\) \(see report\.md\)/,
+	'report.pl: ... naming the row');
+my $md = slurp_file("$dir/report.md");
+like($md, qr/- \*\*file_extend_method \(xfs\)\*\*: file_extend_method = write_zeros .*\n  - evidence: .*\n  - checked on its workload: contradicted \(concurrent COPY on xfs[^\n]*; its confidence high is not borne out by the workload\n/,
+	'report.md: the row, checked, and its high confidence not borne out');
+like($md, qr/- \*\*file_extend_method \(btrfs\)\*\*: [^\n]*\n[^\n]*\n  - checked on its workload: held \(/, 'report.md: a row held');
+
+done_testing();
