@@ -3,8 +3,9 @@
 # under PostgreSQL 18's default io_method, worker, as a DBA deciding whether
 # to switch to io_uring has it (under io_uring the server's own rings would
 # take the memlock the backend needs to measure as many), with a
-# tablespace on each scratch filesystem of URINGPROBE_ADVISE_FS, all of
-# them listed in uringprobe.advise_tablespaces, then one
+# tablespace on each scratch filesystem of URINGPROBE_ADVISE_FS and on each
+# storage kind tools/storage made for the reads benchmark (its 1 ms
+# device: latency_1ms), all of them listed in uringprobe.advise_tablespaces, then one
 # call with budget URINGPROBE_ADVISE_BUDGET seconds. Writes every row, with
 # the server and how long the call took against its budget; the report
 # opens with them, each linked to the benchmark cells of the same question.
@@ -56,11 +57,16 @@ for my $server (@servers)
 		next;
 	}
 	$node->safe_psql('postgres', 'CREATE EXTENSION uringprobe');
-	for my $f (@$fs)
+	# a tablespace on each scratch filesystem, and on each storage kind
+	# the reads benchmark measures (its cold reads weigh on io_method)
+	my @spaces = ((map { [ $_->{name}, $_->{dir} ] } @$fs),
+		(map { [ $_->{name} =~ s/[^a-z0-9]/_/gr, $_->{dir} ] } grep { $_->{status} eq 'ok' && $_->{name} ne 'disk' } storage_kinds()));
+	for my $space (@spaces)
 	{
-		my $dir = "$f->{dir}/advise_$server->{name}";
+		my ($name, $where) = @$space;
+		my $dir = "$where/advise_$server->{name}";
 		mkdir $dir or die "mkdir $dir: $!\n" unless -d $dir;
-		$node->safe_psql('postgres', "CREATE TABLESPACE $f->{name} LOCATION '$dir'");
+		$node->safe_psql('postgres', "CREATE TABLESPACE $name LOCATION '$dir'");
 	}
 	my $sql = "SELECT concat_ws(E'\\x1f', topic, setting, current, advice, confidence, evidence, cost) "
 	  . "FROM uringprobe_advise(budget => '$budget s', concurrency => $concurrency)";
@@ -73,7 +79,7 @@ for my $server (@servers)
 		my @c = split /\x1f/, $line, 7;
 		tsv_row($tsv, $server->{name}, $io_method, $connections, (map { s/[\t\n]/ /gr } @c), $took, $budget);
 	}
-	$node->safe_psql('postgres', "DROP TABLESPACE $_->{name}") for @$fs;
+	$node->safe_psql('postgres', "DROP TABLESPACE $_->[0]") for @spaces;
 	$node->stop;
 }
 close $tsv;

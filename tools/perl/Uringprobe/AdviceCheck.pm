@@ -4,8 +4,9 @@
 # against the alternative):
 #   file_extend_method (<fs>)  concurrent COPY on that filesystem (copy),
 #                              at the advice's concurrency where it ran
-#   io_method                  cold sequential scans on the slowest storage
-#                              (reads) where the read gain decided it, else
+#   io_method                  cold sequential scans on the storage whose
+#                              tablespace the read gain was measured on
+#                              (reads) where that gain decided it, else
 #                              connection churn at its max_connections
 #                              (churn)
 #   ring layout                connection churn under io_uring on the
@@ -105,8 +106,13 @@ sub check_advice
 			my $reads = runs($dir, 'reads-runs.tsv');
 			my @here = grep { $_->{server} eq $server && $_->{workload} eq 'seqscan' } @$reads;
 			return { verdict => 'not checked', effect => "the reads benchmark ran no cold scan on $server" } unless @here;
-			my ($st) = sort { ($b =~ /^latency-([\d.]+)ms$/ ? $1 : 0) <=> ($a =~ /^latency-([\d.]+)ms$/ ? $1 : 0) }
-			  distinct(map { $_->{storage} } @here);
+			# the storage of the tablespace the read gain was measured on
+			# (advise names a storage kind's tablespace after it: latency_1ms)
+			my ($space) = $row->{evidence} =~ /^cold reads on tablespace (\S+) /;
+			my ($st) = grep { s/[^a-z0-9]/_/gr eq $space } distinct(map { $_->{storage} } @here);
+			return { verdict => 'not checked',
+				effect => "the read gain was measured on tablespace $space, a storage the reads benchmark did not measure" }
+			  unless $st;
 			my ($ra) = distinct(map { $_->{read_ahead} } @here);
 			my %m = (server => $server, workload => 'seqscan', storage => $st, read_ahead => $ra);
 			return judge(values_where($reads, 'seconds', %m, io_method => $value),
