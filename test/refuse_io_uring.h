@@ -23,65 +23,48 @@
 #define URINGPROBE_AUDIT_ARCH AUDIT_ARCH_AARCH64
 #else
 #error "refuse_io_uring: add this architecture's AUDIT_ARCH"
-/* O_DIRECT refused to this process, as a filesystem without it refuses
- * it: openat with O_DIRECT in its flags fails with EINVAL, everything else
- * runs. 0, or -1 with errno set. */
-#ifdef O_DIRECT /* _GNU_SOURCE */
-static inline int refuse_o_direct(void) {
-    struct sock_filter code[] = {
-        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, URINGPROBE_AUDIT_ARCH, 1, 0),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_openat, 1, 0),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-        /* the flags' low 32 bits (little-endian) */
-        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[2])),
-        BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, O_DIRECT, 0, 1),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EINVAL),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-    };
-    struct sock_fprog prog = {(unsigned short)(sizeof code / sizeof code[0]), code};
-    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
-        return -1;
-    return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog);
-}
 #endif
 
-#endif
+/* Every filter's first statements: another architecture's calls (a
+ * 32-bit process on a 64-bit kernel) pass; then the call's number is
+ * loaded. */
+#define URINGPROBE_FILTER_PROLOGUE                                                                 \
+    BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),                       \
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, URINGPROBE_AUDIT_ARCH, 1, 0),                          \
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),                                              \
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr))
 
-/* 0, or -1 with errno set. */
-static inline int refuse_io_uring(int err) {
-    /* The three io_uring calls are numbered together (425-427) on every
-     * architecture of the generic table. Another architecture's calls
-     * (a 32-bit process on a 64-bit kernel) pass. */
-    struct sock_filter code[] = {
-        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, URINGPROBE_AUDIT_ARCH, 1, 0),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-        BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, __NR_io_uring_setup, 0, 2),
-        BPF_JUMP(BPF_JMP | BPF_JGT | BPF_K, __NR_io_uring_register, 1, 0),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ((unsigned)err & SECCOMP_RET_DATA)),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-    };
-    struct sock_fprog prog = {(unsigned short)(sizeof code / sizeof code[0]), code};
+/* Installs the filter of `n` statements at `code` on this process (and
+ * what it starts): 0, or -1 with errno set. */
+static inline int install_filter(struct sock_filter* code, size_t n) {
+    struct sock_fprog prog = {(unsigned short)n, code};
     /* A filter needs no privilege once the process gives up gaining any. */
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
         return -1;
     return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog);
 }
 
+/* 0, or -1 with errno set. */
+static inline int refuse_io_uring(int err) {
+    /* The three io_uring calls are numbered together (425-427) on every
+     * architecture of the generic table. */
+    struct sock_filter code[] = {
+        URINGPROBE_FILTER_PROLOGUE,
+        BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, __NR_io_uring_setup, 0, 2),
+        BPF_JUMP(BPF_JMP | BPF_JGT | BPF_K, __NR_io_uring_register, 1, 0),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ((unsigned)err & SECCOMP_RET_DATA)),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+    };
+    return install_filter(code, sizeof code / sizeof code[0]);
+}
+
 /* O_DIRECT refused to this process, as a filesystem without it refuses
  * it: openat with O_DIRECT in its flags fails with EINVAL, everything else
  * runs. 0, or -1 with errno set. */
 #ifdef O_DIRECT /* _GNU_SOURCE */
 static inline int refuse_o_direct(void) {
     struct sock_filter code[] = {
-        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, URINGPROBE_AUDIT_ARCH, 1, 0),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+        URINGPROBE_FILTER_PROLOGUE,
         BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_openat, 1, 0),
         BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
         /* the flags' low 32 bits (little-endian) */
@@ -90,10 +73,7 @@ static inline int refuse_o_direct(void) {
         BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EINVAL),
         BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
     };
-    struct sock_fprog prog = {(unsigned short)(sizeof code / sizeof code[0]), code};
-    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
-        return -1;
-    return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog);
+    return install_filter(code, sizeof code / sizeof code[0]);
 }
 #endif
 

@@ -70,23 +70,28 @@ LayoutJudgement judge_layout(const LayoutFigures& f) {
     return j;
 }
 
-ExtendJudgement judge_extend_ratio(const RunSummary& r) {
+RatioJudgement judge_ratio(const RunSummary& r, double margin) {
     // A change is advised where the interval excludes no difference and the
     // median is beyond the margin; it is sure only where the whole interval
     // is beyond the margin: with 5 runs the interval of a median is about
     // the middle runs' range.
-    ExtendJudgement j;
-    if (r.lo > 1 && r.median > 1 + kExtendMargin) {
-        j.better = "write_zeros";
-        j.decisive = r.lo > 1 + kExtendMargin;
-    } else if (r.hi < 1 && r.median < 1 - kExtendMargin) {
-        j.better = "posix_fallocate";
-        j.decisive = r.hi < 1 - kExtendMargin;
+    RatioJudgement j;
+    if (r.lo > 1 && r.median > 1 + margin) {
+        j.direction = 1;
+        j.decisive = r.lo > 1 + margin;
+    } else if (r.hi < 1 && r.median < 1 - margin) {
+        j.direction = -1;
+        j.decisive = r.hi < 1 - margin;
     } else {
         // Within the margin both ways, or an interval too wide to say.
-        j.decisive = r.lo >= 1 - kExtendMargin && r.hi <= 1 + kExtendMargin;
+        j.decisive = r.lo >= 1 - margin && r.hi <= 1 + margin;
     }
     return j;
+}
+
+ExtendJudgement judge_extend_ratio(const RunSummary& r) {
+    const RatioJudgement j = judge_ratio(r, kExtendMargin);
+    return {j.direction > 0 ? "write_zeros" : j.direction < 0 ? "posix_fallocate" : "", j.decisive};
 }
 
 ReadsJudgement judge_reads(const ReadsSummary& r) {
@@ -110,13 +115,14 @@ ReadsJudgement judge_reads(const ReadsSummary& r) {
         j.text += "; " + j.why;
         return j;
     }
-    if (g.lo > 1 && g.median > 1 + kReadGainMargin) {
+    const RatioJudgement ratio = judge_ratio(g, kReadGainMargin);
+    j.decisive = ratio.decisive;
+    if (ratio.direction > 0) {
         j.better = "io_uring";
-        j.decisive = g.lo > 1 + kReadGainMargin;
-    } else if (g.hi < 1 && g.median < 1 - kReadGainMargin) {
+    } else if (ratio.direction < 0) {
         j.better = "worker";
-        j.decisive = g.hi < 1 - kReadGainMargin;
     } else {
+        j.decisive = false;
         j.why = "cold reads within " + fixed(kReadGainMargin * 100, 0) +
                 "% either way: the connection cost decides";
     }

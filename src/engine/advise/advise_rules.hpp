@@ -39,6 +39,16 @@ struct LayoutJudgement {
 };
 LayoutJudgement judge_layout(const LayoutFigures& f);
 
+// A ratio of medians against 1 +- `margin`: `direction` 1 above, -1
+// below (the interval excluding 1, the median beyond the margin), 0
+// within; `decisive` whether the whole interval is beyond the margin (for
+// 0: within it).
+struct RatioJudgement {
+    int direction = 0;
+    bool decisive = false;
+};
+RatioJudgement judge_ratio(const RunSummary& r, double margin);
+
 // posix_fallocate / write_zeros against kExtendMargin: `better` is the
 // method to change to ("" to keep); `decisive` whether the interval
 // settles it: beyond the margin for a change, within it for a keep.
