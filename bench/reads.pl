@@ -17,6 +17,8 @@
 #            PostgreSQL 18 does not read ahead for it
 #   prewarm  pg_prewarm('t') (its own read stream)
 #   vacuum   VACUUM t after 10% of its rows were updated
+#   concurrent  8 sessions at once, each a sequential scan of a table of
+#            its own (an eighth of t each): their wall time
 # io_method takes turns in every round (a restart each): sync, worker
 # (io_workers 3; worker:N for N), io_uring. Per run: seconds, MB/s,
 # EXPLAIN's shared blocks read and hit (the cold check: a cold seqscan reads
@@ -28,7 +30,10 @@
 # 128 kB sequential reads at depth 16) on the same storage, in the same run,
 # beside uringprobe-cli reads at that depth.
 #
-#   perl bench/reads.pl RUNS.tsv TABLE.tsv CEILING.tsv
+#   perl bench/reads.pl RUNS.tsv TABLE.tsv CEILING.tsv SPEEDUP.tsv
+# SPEEDUP.tsv: the cold seqscan's speedup over sync per io_method against
+# the latency each storage adds (0: the machine's disk; capped storage
+# left out), at the first value of every other axis: the plot's data.
 # Environment: URINGPROBE_READS_STORAGE ("disk latency:1 latency:0.2
 # capped:500": tools/storage's kinds), URINGPROBE_READS_IO_METHODS ("sync
 # worker worker:8 io_uring"), URINGPROBE_READS_WORKLOADS, URINGPROBE_READS_TABLE_MB
@@ -36,6 +41,7 @@
 # ("pg18-combined pg15"), URINGPROBE_STORAGE_LIST (tools/storage's list).
 use strict;
 use warnings;
+use IPC::Run ();
 use JSON::PP ();
 use PostgreSQL::Test::Utils;
 use Time::HiRes ();
@@ -44,16 +50,24 @@ use Uringprobe::Benchmarks qw(setting);
 use Uringprobe::Cluster;
 use Uringprobe::Reads;
 
-my ($runs_file, $table_file, $ceiling_file) = @ARGV;
-die "usage: reads.pl RUNS.tsv TABLE.tsv CEILING.tsv\n" unless $ceiling_file;
+my ($runs_file, $table_file, $ceiling_file, $speedup_file) = @ARGV;
+die "usage: reads.pl RUNS.tsv TABLE.tsv CEILING.tsv SPEEDUP.tsv\n" unless $speedup_file;
 my @kinds = split ' ', setting('URINGPROBE_READS_STORAGE');
 my @methods = split ' ', setting('URINGPROBE_READS_IO_METHODS');
 my @workloads = split ' ', setting('URINGPROBE_READS_WORKLOADS');
 my $table_mb = setting('URINGPROBE_READS_TABLE_MB');
 my $rounds = setting('URINGPROBE_READS_ROUNDS');
 my @read_aheads = split ' ', setting('URINGPROBE_READS_READ_AHEAD');
+my @eics = split ' ', setting('URINGPROBE_READS_EIC');
+my @combines = split ' ', setting('URINGPROBE_READS_COMBINE');
+my @caches = split ' ', setting('URINGPROBE_READS_CACHE');
+for (@eics) { die "URINGPROBE_READS_EIC: '$_' is not a whole number\n" unless /^\d+$/; }
+for (@combines) { die "URINGPROBE_READS_COMBINE: '$_' is not 8kB..1MB (e.g. 128kB, 1MB)\n" unless /^(\d+kB|1MB)$/; }
+for (@caches) { die "URINGPROBE_READS_CACHE: '$_' is neither cold nor os\n" unless /^(cold|os)$/; }
 for (@read_aheads) { die "URINGPROBE_READS_READ_AHEAD: '$_' is neither a number of kB nor default\n" unless /^(\d+|default)$/; }
-my %known_workload = map { $_ => 1 } qw(seqscan bitmap index prewarm vacuum);
+my %known_workload = map { $_ => 1 } qw(seqscan bitmap index prewarm vacuum concurrent);
+# concurrent: this many sessions, each scanning a table of its own
+my $concurrent = 8;
 for (@workloads) { die "URINGPROBE_READS_WORKLOADS: unknown workload '$_'\n" unless $known_workload{$_}; }
 for (@methods) { die "URINGPROBE_READS_IO_METHODS: unknown io_method '$_'\n" unless /^(sync|worker(:\d+)?|io_uring)$/; }
 die "URINGPROBE_READS_TABLE_MB must be a whole number of MB, at least 8, got '$table_mb'\n"
@@ -75,7 +89,8 @@ my @usable = grep { $_->{status} eq 'ok' } @storage;
 my %want = map { $_ => 1 } split ' ', setting('URINGPROBE_READS_SERVERS');
 my @servers = grep { $want{ $_->{name} } } servers();
 sub methods_of { my ($server) = @_; return $server->{major} >= 18 ? @methods : ('sync'); }
-# the cells: server/io_method/storage/workload, io_methods side by side
+# the cells: every combination of the axes, io_methods side by side;
+# io_combine_limit is PostgreSQL 18's (15 takes the first value)
 my @cells;
 for my $server (@servers)
 {
@@ -85,7 +100,19 @@ for my $server (@servers)
 		{
 			for my $ra (@read_aheads)
 			{
-				push @cells, map { [ $server, $m, $st, $ra, $_ ] } grep { $_ ne 'prewarm' || $server->{major} >= 18 } @workloads;
+				for my $eic (@eics)
+				{
+					for my $combine ($server->{major} >= 18 ? @combines : $combines[0])
+					{
+						for my $cache (@caches)
+						{
+							push @cells, map {
+								+{ server => $server, m => $m, st => $st, ra => $ra, eic => $eic, combine => $combine,
+									cache => $cache, workload => $_ }
+							} grep { $_ ne 'prewarm' || $server->{major} >= 18 } @workloads;
+						}
+					}
+				}
 			}
 		}
 	}
@@ -93,7 +120,7 @@ for my $server (@servers)
 plan_cells($rounds * @cells + scalar(@usable));
 
 my $runs = runs_open($runs_file,
-	qw(server io_method storage read_ahead read_ahead_kb workload round seconds mb_per_sec shared_read shared_hit
+	qw(server io_method storage read_ahead read_ahead_kb eic io_combine_limit cache workload round seconds mb_per_sec shared_read shared_hit
 	  relpages resident_before aio_mean aio_max backend_cpu_ms workers_cpu_ms wait_event));
 my $ceiling = tsv_open($ceiling_file, qw(storage how read_ahead_kb tool pattern block_kb depth mb_per_sec status));
 
@@ -180,7 +207,7 @@ for my $server (@servers)
 	# 16 MB that share held one 128 kB read at a time
 	my ($node) = start_cluster(server => $server, name => "reads_$server->{name}",
 		settings => [ 'shared_buffers = 128MB', 'max_parallel_workers_per_gather = 0', 'autovacuum = off',
-			'track_io_timing = on', 'max_wal_size = 4GB' ]);
+			'track_io_timing = on', 'max_wal_size = 4GB', $server->{major} >= 18 ? ("io_max_combine_limit = '1MB'") : () ]);
 	$node->safe_psql('postgres', 'CREATE EXTENSION uringprobe; CREATE EXTENSION pg_buffercache');
 	$node->safe_psql('postgres', 'CREATE EXTENSION pg_prewarm') if $server->{major} >= 18;
 	my $rows = $table_mb * $rows_per_mb;
@@ -196,6 +223,11 @@ for my $server (@servers)
 			 INSERT INTO $t SELECT g, hashint4(g) & 1048575, repeat('x', 200) FROM generate_series(1, $rows) g;
 			 CREATE INDEX ${t}_r ON $t (r) TABLESPACE $ts; CREATE INDEX ${t}_id ON $t (id) TABLESPACE $ts;
 			 VACUUM ANALYZE $t; CHECKPOINT;");
+		next unless grep { $_ eq 'concurrent' } @workloads;
+		my $each = int($rows / $concurrent);
+		$node->safe_psql('postgres',
+			join('', map { "CREATE TABLE ${t}_c$_ TABLESPACE $ts AS SELECT * FROM $t WHERE id <= $each;" } 1 .. $concurrent)
+			  . "VACUUM ANALYZE; CHECKPOINT;");
 	}
 	$node{ $server->{name} } = { node => $node, io_method => '', rows => $rows };
 }
@@ -236,12 +268,14 @@ my %workload_sql = (
 		'SELECT count(pad) FROM %t WHERE id <= %n' ],
 	prewarm => [ '', q{SELECT pg_prewarm('%t')} ],
 	vacuum => [ '', 'VACUUM %t' ],
+	concurrent => [ '', '' ],    # concurrent_scans() runs them
 );
 
 # One run of $workload on $server's table on storage $st: its figures.
 sub run_once
 {
-	my ($server, $m, $st, $ra, $workload, $round) = @_;
+	my ($c, $round) = @_;
+	my ($server, $m, $st, $ra, $workload) = @$c{qw(server m st ra workload)};
 	my $node = use_io_method($server, $m);
 	set_read_ahead($st, $ra);
 	my $t = "t_ts_$st->{name}" =~ s/[^a-z0-9_]/_/gr;
@@ -250,22 +284,41 @@ sub run_once
 	{
 		$node->safe_psql('postgres', "UPDATE $t SET pad = pad WHERE id % 10 = 0; CHECKPOINT;");
 	}
-	# cold: out of shared buffers (or a restart before 18), out of the page cache
+	# cold: out of shared buffers (or a restart before 18), out of the page
+	# cache; os: in the page cache, out of shared buffers (what a restarted
+	# server finds on a machine that read it lately). The concurrent scans'
+	# tables each so, their pages summed.
 	$node->restart if $server->{major} < 18;
-	my $resident = make_cold($node, $server->{major}, $t, "${t}_r", "${t}_id");
+	my @tables = $workload eq 'concurrent' ? map { "${t}_c$_" } 1 .. $concurrent : ($t);
+	my ($resident, $relpages) = (0, 0);
+	for my $rel (@tables)
+	{
+		my $left = make_cold($node, $server->{major}, $rel, $rel eq $t ? ("${t}_r", "${t}_id") : ());
+		($left) = split /\|/,
+		  $node->safe_psql('postgres', "SELECT resident_before FROM uringprobe_reads(rel => '$rel', cache => 'warm', passes => 0)")
+		  if $c->{cache} eq 'os';
+		$resident += $left;
+		$relpages += $node->safe_psql('postgres', "SELECT pg_relation_size('$rel') / 8192");
+	}
 	$node->safe_psql('postgres', 'CHECKPOINT');
-	my $relpages = $node->safe_psql('postgres', "SELECT pg_relation_size('$t') / 8192");
 	my @workers = $server->{major} >= 18 && $m =~ /^worker/
 	  ? split(/\n/, $node->safe_psql('postgres', "SELECT pid FROM pg_stat_activity WHERE backend_type = 'io worker'"))
 	  : ();
 	my ($setup, $sql) = @{ $workload_sql{$workload} };
+	$setup = "SET effective_io_concurrency = $c->{eic}; "
+	  . ($server->{major} >= 18 ? "SET io_combine_limit = '$c->{combine}'; " : '') . $setup;
 	$sql =~ s/%t/$t/g;
 	$sql =~ s/%n/$n/g;
-	# pg_aios sampled every 2 ms from another session while the statement runs
-	my $sampler = $server->{major} >= 18 ? start_aios_sampler($node) : undef;
+	# pg_aios sampled every 2 ms from another session while the statement
+	# runs (one statement: not the concurrent scans)
+	my $sampler = $server->{major} >= 18 && $workload ne 'concurrent' ? start_aios_sampler($node) : undef;
 	my $workers_cpu0 = 0;
 	$workers_cpu0 += cpu_ms($_) for @workers;
-	my $r = eval { measured_run($node, $setup, $sql, $workload ne 'vacuum') };
+	my $r = eval {
+		$workload eq 'concurrent'
+		  ? concurrent_scans($node, $setup, @tables)
+		  : measured_run($node, $setup, $sql, $workload ne 'vacuum');
+	};
 	my $failed = $@;
 	my $workers_cpu = 0;
 	$workers_cpu += cpu_ms($_) for @workers;
@@ -273,23 +326,54 @@ sub run_once
 	die "$workload on $st->{name} ($server->{name}, $m) failed: $failed" unless $r;
 	ran("psql -d postgres <<'EOF'\n$r->{script}\nEOF");
 	my ($seconds, $read, $hit) = @$r{qw(seconds read hit)};
-	my $mb = $read ne '' && $seconds > 0 ? sprintf('%.1f', $read * 8192 / 1e6 / $seconds) : '';
-	my @row = ($server->{name}, $m, $st->{name}, $ra, read_ahead_of($st), $workload, $round, sprintf('%.4f', $seconds), $mb,
+	my $bytes = $workload eq 'concurrent' ? $relpages * 8192 : $read ne '' ? $read * 8192 : '';
+	my $mb = $bytes ne '' && $seconds > 0 ? sprintf('%.1f', $bytes / 1e6 / $seconds) : '';
+	my @row = ($server->{name}, $m, $st->{name}, $ra, read_ahead_of($st), $c->{eic}, $c->{combine}, $c->{cache},
+		$workload, $round, sprintf('%.4f', $seconds), $mb,
 		$read, $hit, $relpages, $resident, $aios->{mean} // '', $aios->{max} // '',
 		$r->{backend_cpu_ms}, @workers ? $workers_cpu - $workers_cpu0 : '', $aios->{wait} // '');
 	run_row($runs, @row);
 	return { seconds => $seconds };
 }
 
-sub cell_id { my ($s, $m, $st, $ra, $w) = @_; return "$s->{name}/$m/$st->{name}/ra $ra/$w"; }
-my %cell_of = map { (cell_id(@$_) => $_) } @cells;
-repeat_rounds('reads', [ map { cell_id(@$_) } @cells ], $rounds, sub {
+# $concurrent sessions started together, each scanning one of @tables
+# (count(*), a sequential scan) after $setup: { seconds (the last to end),
+# read, hit '' (no EXPLAIN), backend_cpu_ms '', script }.
+sub concurrent_scans
+{
+	my ($node, $setup, @tables) = @_;
+	my $scan = 'SET enable_indexscan = off; SET enable_indexonlyscan = off; SET enable_bitmapscan = off;';
+	my @h;
+	my $t0 = Time::HiRes::time;
+	for my $rel (@tables)
+	{
+		my ($out, $err) = ('', '');
+		push @h, [ IPC::Run::start([ $node->installed_command('psql'), '-X', '-A', '-t', '-v', 'ON_ERROR_STOP=1', '-d',
+					$node->connstr('postgres'), '-c', "$setup $scan SELECT count(*) FROM $rel" ], '<', \undef, '>', \$out,
+				'2>', \$err), \$err ];
+	}
+	my @failed = grep { !$_->[0]->finish } @h;
+	my $seconds = Time::HiRes::time - $t0;
+	die join('; ', map { ${ $_->[1] } } @failed) . "\n" if @failed;
+	return { seconds => $seconds, read => '', hit => '', backend_cpu_ms => '',
+		script => join("\n", map { "$setup $scan SELECT count(*) FROM $_; -- at once" } @tables) };
+}
+
+sub cell_id
+{
+	my ($c, %as) = @_;
+	my %v = (%$c, %as);
+	return join('/', $v{server}{name}, $v{m}, $v{st}{name}, "ra $v{ra}", "eic $v{eic}", "combine $v{combine}", $v{cache},
+		$v{workload});
+}
+my %cell_of = map { (cell_id($_) => $_) } @cells;
+repeat_rounds('reads', [ map { cell_id($_) } @cells ], $rounds, sub {
 	my ($id, $round, $label) = @_;
-	my ($server, $m, $st, $ra, $workload) = @{ $cell_of{$id} };
-	cell("reads $id, $label", server => $server->{name}, io_method => $m, storage => $st->{name}, read_ahead => $ra,
-		workload => $workload);
-	my $r = run_once($server, $m, $st, $ra, $workload, $round);
-	return $r;
+	my $c = $cell_of{$id};
+	cell("reads $id, $label", server => $c->{server}{name}, io_method => $c->{m}, storage => $c->{st}{name},
+		read_ahead => $c->{ra}, eic => $c->{eic}, io_combine_limit => $c->{combine}, cache => $c->{cache},
+		workload => $c->{workload});
+	return run_once($c, $round);
 });
 $_->{node}->stop for values %node;
 
@@ -315,23 +399,25 @@ if (open my $r, '<', $runs_file)
 		chomp $line;
 		my %row;
 		@row{@h} = split /\t/, $line, -1;
-		push @{ $runs_of{"$row{server}/$row{io_method}/$row{storage}/ra $row{read_ahead}/$row{workload}"} }, \%row;
+		push @{ $runs_of{ join('/', $row{server}, $row{io_method}, $row{storage}, "ra $row{read_ahead}", "eic $row{eic}",
+					"combine $row{io_combine_limit}", $row{cache}, $row{workload}) } }, \%row;
 	}
 }
+my $speedup = tsv_open($speedup_file, qw(storage latency_ms io_method vs_sync lo hi));
 my $table = tsv_open($table_file,
-	qw(server storage read_ahead_kb workload io_method runs seconds vs_sync vs_sync_ci95 verdict mb_per_sec
+	qw(server storage read_ahead_kb eic io_combine_limit cache workload io_method runs seconds vs_sync vs_sync_ci95 verdict mb_per_sec
 	  ceiling_share aio_mean aio_max backend_cpu_ms workers_cpu_ms wait_event cold));
 for my $st (grep { $_->{status} ne 'ok' } @storage)
 {
-	tsv_row($table, '', $st->{name}, '', '', '', 0, '', '', '', $st->{status}, '', '', '', '', '', '', '', '');
+	tsv_row($table, '', $st->{name}, '', '', '', '', '', '', 0, '', '', '', $st->{status}, '', '', '', '', '', '', '', '');
 }
 for my $c (@cells)
 {
-	my ($server, $m, $st, $ra, $workload) = @$c;
-	my $id = cell_id(@$c);
+	my ($server, $m, $st, $workload) = @$c{qw(server m st workload)};
+	my $id = cell_id($c);
 	my @rows = @{ $runs_of{$id} // [] };
 	my @s = map { $_->{seconds} } @rows;
-	my $sync = [ map { $_->{seconds} } @{ $runs_of{ cell_id($server, 'sync', $st, $ra, $workload) } // [] } ];
+	my $sync = [ map { $_->{seconds} } @{ $runs_of{ cell_id($c, m => 'sync') } // [] } ];
 	# sync's median over this one's: the speedup, with its interval
 	my ($ci, $verdict) = $m eq 'sync' ? ('', '') : ratio_interval($sync, \@s);
 	my %waits;
@@ -339,11 +425,21 @@ for my $c (@cells)
 	my ($wait) = sort { $waits{$b} <=> $waits{$a} || $a cmp $b } keys %waits;
 	my $med = median(@s);
 	my $mb = median(map { $_->{mb_per_sec} } @rows);
-	# cold: nothing resident in the page cache; a seqscan read every block, hit none
-	my @warm = grep { $_->{resident_before} ne '0' } @rows;
+	# cold: nothing resident in the page cache (os: all of it); a seqscan
+	# read every block, hit none
+	my @warm = $c->{cache} eq 'os' ? grep { $_->{resident_before} < $_->{relpages} * 2 } @rows
+	  : grep { $_->{resident_before} ne '0' } @rows;
 	my @partial = $workload eq 'seqscan' ? grep { $_->{shared_read} eq '' || $_->{shared_read} < 0.99 * $_->{relpages} } @rows : ();
-	my $cold = @warm ? scalar(@warm) . ' runs started with pages cached' : @partial ? scalar(@partial) . ' runs read less than the table' : 'yes';
-	tsv_row($table, $server->{name}, $st->{name}, median(map { $_->{read_ahead_kb} } @rows), $workload, $m, scalar(@s),
+	my $cold = @warm ? scalar(@warm) . ($c->{cache} eq 'os' ? ' runs started without all pages cached' : ' runs started with pages cached')
+	  : @partial ? scalar(@partial) . ' runs read less than the table' : 'yes';
+	my $latency = $st->{name} eq 'disk' ? 0 : $st->{name} =~ /^latency-([\d.]+)ms$/ ? $1 : undef;
+	if ($m ne 'sync' && $workload eq 'seqscan' && $ci ne '' && defined $latency && $server == $servers[0]
+		&& $c->{ra} eq $read_aheads[0] && $c->{eic} eq $eics[0] && $c->{combine} eq $combines[0] && $c->{cache} eq 'cold')
+	{
+		tsv_row($speedup, $st->{name}, $latency, $m, sprintf('%.3f', median(@$sync) / median(@s)), split /-/, $ci);
+	}
+	tsv_row($table, $server->{name}, $st->{name}, median(map { $_->{read_ahead_kb} } @rows), $c->{eic}, $c->{combine},
+		$c->{cache}, $workload, $m, scalar(@s),
 		$med eq '' ? '' : sprintf('%.3f', $med),
 		$m eq 'sync' || !@$sync || $med eq '' || !$med ? '' : sprintf('%.2f', median(@$sync) / $med),
 		$ci, $verdict,

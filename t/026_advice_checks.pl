@@ -37,10 +37,10 @@ for my $run (1 .. 3)
 }
 write_tsv('copy-runs.tsv', @copy);
 # Cold seqscans on a 1 ms device: io_uring 0.5 s, worker 0.9 s, sync 1.4 s.
-my @reads = ([qw(server io_method storage read_ahead workload round seconds)]);
+my @reads = ([qw(server io_method storage read_ahead eic io_combine_limit cache workload round seconds)]);
 for my $run (1 .. 3)
 {
-	push @reads, map { [ 'pg18-combined', $_->[0], 'latency-1ms', 128, 'seqscan', $run, $_->[1] + $run / 100 ] }
+	push @reads, map { [ 'pg18-combined', $_->[0], 'latency-1ms', 128, 16, '128kB', 'cold', 'seqscan', $run, $_->[1] + $run / 100 ] }
 	  [ sync => 1.4 ], [ worker => 0.9 ], [ io_uring => 0.5 ];
 }
 write_tsv('reads-runs.tsv', @reads);

@@ -113,8 +113,9 @@ sub check_advice
 			return { verdict => 'not checked',
 				effect => "the read gain was measured on tablespace $space, a storage the reads benchmark did not measure" }
 			  unless $st;
-			my ($ra) = distinct(map { $_->{read_ahead} } @here);
-			my %m = (server => $server, workload => 'seqscan', storage => $st, read_ahead => $ra);
+			# the first value of every other axis, the cache cold
+			my %m = (server => $server, workload => 'seqscan', storage => $st, cache => 'cold',
+				map { my $k = $_; ($k => (distinct(map { $_->{$k} } @here))[0] // '') } qw(read_ahead eic io_combine_limit));
 			return judge(values_where($reads, 'seconds', %m, io_method => $value),
 				values_where($reads, 'seconds', %m, io_method => $other),
 				"cold sequential scans on $st: io_method $value against $other");

@@ -390,7 +390,10 @@ my @benchmarks = (
 			{
 				id => 'runs',
 				file => 'reads-runs.tsv',
-				runs => { key => [qw(server io_method storage read_ahead workload)], metrics => [ [ seconds => 'lower' ] ] }
+				runs => {
+					key => [qw(server io_method storage read_ahead eic io_combine_limit cache workload)],
+					metrics => [ [ seconds => 'lower' ] ]
+				}
 			},
 			{
 				id => 'speedup',
@@ -410,16 +413,34 @@ my @benchmarks = (
 				file => 'reads-ceiling.tsv',
 				table => { caption => 'each storage\'s ceiling in the same run: fio (io_uring engine, direct) and uringprobe-cli reads (direct; depth 1: sync) on a file there:', width => 60 }
 			},
+			# the plot's data: the cold seqscan's speedup against the latency added
+			{ id => 'latency', file => 'reads-speedup.tsv', sparse => 1 },
+		],
+		plots => [
+			{
+				name => 'reads',
+				vars => sub {
+					my ($dir) = @_;
+					my @methods = column_values("$dir/reads-speedup.tsv", 2);
+					return (data => "$dir/reads-speedup.tsv", methods => "@methods");
+				}
+			}
 		],
 		variables => [
 			[ URINGPROBE_READS_STORAGE => 'disk latency:1 latency:0.2 capped:500', 'storage kinds (tools/storage)',
 				{ quick => 'disk latency:1', tiny => 'disk' } ],
 			[ URINGPROBE_READS_IO_METHODS => 'sync worker worker:8 io_uring', 'io_methods (worker:N: io_workers N)',
 				{ quick => 'sync worker io_uring', tiny => 'sync io_uring' } ],
-			[ URINGPROBE_READS_WORKLOADS => 'seqscan bitmap index prewarm vacuum', 'workloads',
+			[ URINGPROBE_READS_WORKLOADS => 'seqscan bitmap index prewarm vacuum concurrent', 'workloads',
 				{ quick => 'seqscan bitmap index', tiny => 'seqscan' } ],
 			[ URINGPROBE_READS_READ_AHEAD => '128 default', 'read_ahead_kb of the devices tools/storage made (default: as made)',
 				{ quick => '128', tiny => '128' } ],
+			[ URINGPROBE_READS_EIC => '16 0 128', 'effective_io_concurrency values (0: the control, nothing read ahead)',
+				{ quick => '16', tiny => '16' } ],
+			[ URINGPROBE_READS_COMBINE => '128kB 1MB', 'io_combine_limit values (PostgreSQL 18; io_max_combine_limit 1MB)',
+				{ quick => '128kB', tiny => '128kB' } ],
+			[ URINGPROBE_READS_CACHE => 'cold os', 'cold: out of shared buffers and the page cache; os: in the page cache',
+				{ quick => 'cold', tiny => 'cold' } ],
 			[ URINGPROBE_READS_TABLE_MB => 512, 'the table\'s size in MB', { quick => 256, tiny => 8 } ],
 			[ URINGPROBE_READS_ROUNDS => 5, 'rounds per cell', { quick => 3, tiny => 2 } ],
 			[ URINGPROBE_READS_SERVERS => 'pg18-combined pg15', 'servers measured (PostgreSQL 15: sync, the baseline)',

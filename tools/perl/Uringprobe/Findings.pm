@@ -314,8 +314,9 @@ sub reads_finding
 	my @storages = distinct(map { $_->{storage} } @$runs);
 	my ($st) = (sort { ($b =~ /^latency-([\d.]+)ms$/ ? $1 : 0) <=> ($a =~ /^latency-([\d.]+)ms$/ ? $1 : 0) } @storages);
 	my ($server) = distinct(map { $_->{server} } @$runs);
-	my ($ra) = distinct(map { $_->{read_ahead} } @$runs);
-	my %m = (server => $server // '', storage => $st // '', read_ahead => $ra // '');
+	# the first value of every other axis, the cache cold
+	my %m = (server => $server // '', storage => $st // '', cache => 'cold',
+		map { my $k = $_; ($k => (distinct(map { $_->{$k} } @$runs))[0] // '') } qw(read_ahead eic io_combine_limit));
 	my $sec = sub { my ($io, $w) = @_; return values_of($runs, 'seconds', %m, io_method => $io, workload => $w); };
 	my ($worker) = grep { /^worker/ } distinct(map { $_->{io_method} } @$runs);
 	my $wname = $worker ? ($worker =~ /^worker:(\d+)$/ ? "worker($1)" : 'worker(3)') : '';
