@@ -305,7 +305,7 @@ SKIP:
 
 # report.html: self-contained, plots inline.
 my $html = slurp_file("$dir/report.html");
-my $plots = 5 + ($perf ? scalar(@profiled) : 0);
+my $plots = scalar(map { @{ benchmark($_)->{plots} // [] } } @benches) + ($perf ? scalar(@profiled) : 0);
 is(scalar(() = $html =~ /<svg\b/g), $plots, "report.html: the $plots plots inline as SVG");
 is(scalar(() = $html =~ /href="data:image\/png;base64,[A-Za-z0-9+\/=]{1000,}"/g), $plots,
 	'report.html: and as embedded PNG');
