@@ -20,6 +20,7 @@ use Time::HiRes;
 use Uringprobe::Bench;
 use Uringprobe::Benchmarks qw(setting);
 use Uringprobe::Cluster;
+use Uringprobe::Reads;
 
 my ($out_file) = @ARGV or die "usage: advise.pl ADVICE.tsv\n";
 my $budget = setting('URINGPROBE_ADVISE_BUDGET');
@@ -59,8 +60,12 @@ for my $server (@servers)
 	$node->safe_psql('postgres', 'CREATE EXTENSION uringprobe');
 	# a tablespace on each scratch filesystem, and on each storage kind
 	# the reads benchmark measures (its cold reads weigh on io_method)
-	my @spaces = ((map { [ $_->{name}, $_->{dir} ] } @$fs),
-		(map { [ $_->{name} =~ s/[^a-z0-9]/_/gr, $_->{dir} ] } grep { $_->{status} eq 'ok' && $_->{name} ne 'disk' } storage_kinds()));
+	# (read ahead as the reads benchmark's first runs have it, so that the
+	# advice and the workload it is checked on see the same device)
+	my @storage = grep { $_->{status} eq 'ok' && $_->{name} ne 'disk' } storage_kinds();
+	my ($ra) = split ' ', setting('URINGPROBE_READS_READ_AHEAD');
+	set_read_ahead($_, $ra) for @storage;
+	my @spaces = ((map { [ $_->{name}, $_->{dir} ] } @$fs), (map { [ $_->{name} =~ s/[^a-z0-9]/_/gr, $_->{dir} ] } @storage));
 	for my $space (@spaces)
 	{
 		my ($name, $where) = @$space;

@@ -137,22 +137,6 @@ sub read_ahead_of
 	return '';
 }
 
-# Storage $st's read_ahead_kb set to $ra (a number, or default: what its
-# device had when tools/storage made it), where the cluster user may (a
-# loop device tools/storage made); elsewhere it stays as it is, and the
-# rows say what it was.
-sub set_read_ahead
-{
-	my ($st, $ra) = @_;
-	my $v = $ra eq 'default' ? $st->{read_ahead_kb} : $ra;
-	my $file = ($st->{device} // '') =~ /^(\d+):(\d+)$/ ? "/sys/dev/block/$st->{device}/queue/read_ahead_kb" : '';
-	return unless $file && -w $file && $v =~ /^\d+$/;
-	open my $fh, '>', $file or return;
-	print $fh "$v\n";
-	close $fh;
-	return;
-}
-
 # The device's ceiling: fio and uringprobe-cli reads, direct, 128 kB
 # sequential at depth 1 and 16, and 8 kB random at 16.
 my ($cli_server) = sort { $b->{major} <=> $a->{major} } servers();

@@ -24,8 +24,7 @@ if (!$slow || $slow->{status} ne 'ok')
 }
 # a usual disk's readahead: the loop device's own (2560 kB) keeps a
 # sequential scan's requests in flight whatever the io_method
-my $ra = "/sys/dev/block/$slow->{device}/queue/read_ahead_kb";
-if (-w $ra) { open my $fh, '>', $ra or die "$ra: $!\n"; print $fh "128\n"; close $fh; }
+set_read_ahead($slow, 128);
 
 for my $server (@servers)
 {

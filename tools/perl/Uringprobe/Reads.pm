@@ -10,7 +10,7 @@ use IPC::Run ();
 use JSON::PP ();
 use Time::HiRes ();
 
-our @EXPORT = qw(make_cold start_aios_sampler finish_aios_sampler measured_run $measured_app);
+our @EXPORT = qw(make_cold start_aios_sampler finish_aios_sampler measured_run set_read_ahead $measured_app);
 
 # The application_name of the session whose reads are sampled; its
 # statement must hold "measured run" (a comment will do).
@@ -111,6 +111,22 @@ sub measured_run
 	die "no time in psql's output: $out\n" unless defined $ms;
 	return { seconds => $ms / 1000, read => $read, hit => $hit,
 		backend_cpu_ms => @cpu == 2 ? $cpu[1] - $cpu[0] : '', script => $script };
+}
+
+# Storage $st's read_ahead_kb set to $ra (a number, or default: what its
+# device had when tools/storage made it), where the cluster user may (a
+# loop device tools/storage made); elsewhere it stays as it is, and the
+# rows say what it was.
+sub set_read_ahead
+{
+	my ($st, $ra) = @_;
+	my $v = $ra eq 'default' ? $st->{read_ahead_kb} : $ra;
+	my $file = ($st->{device} // '') =~ /^(\d+):(\d+)$/ ? "/sys/dev/block/$st->{device}/queue/read_ahead_kb" : '';
+	return unless $file && -w $file && $v =~ /^\d+$/;
+	open my $fh, '>', $file or return;
+	print $fh "$v\n";
+	close $fh;
+	return;
 }
 
 1;
