@@ -84,6 +84,13 @@ my @storage = map {
 	$listed{ storage_name($_) }
 	  // { name => storage_name($_), status => 'unavailable: not made (tools/storage up lists it: run through make bench)' }
 } @kinds;
+# a capped storage caps only processes in its cgroup: one this user cannot
+# put its processes into is not measured (cgroup v2 without delegation)
+for my $st (grep { $_->{status} eq 'ok' && ($_->{cgroup} // '') ne '' } @storage)
+{
+	$st->{status} = "unavailable: this user cannot put processes into its cgroup $st->{cgroup}"
+	  unless -w "$st->{cgroup}/cgroup.procs";
+}
 my @usable = grep { $_->{status} eq 'ok' } @storage;
 
 my %want = map { $_ => 1 } split ' ', setting('URINGPROBE_READS_SERVERS');
@@ -157,9 +164,9 @@ for my $st (@storage)
 		my ($pattern, $kb, $depth) = @$c;
 		if ($fio)
 		{
-			my ($out, $err) = bench_command([ $fio, '--name=ceiling', "--filename=$file", "--size=${table_mb}M",
+			my ($out, $err) = bench_command([ capped_command($st, $fio, '--name=ceiling', "--filename=$file", "--size=${table_mb}M",
 				'--rw=' . ($pattern eq 'random' ? 'randread' : 'read'), "--bs=${kb}k", '--direct=1',
-				'--ioengine=io_uring', "--iodepth=$depth", '--runtime=2', '--time_based', '--output-format=json' ]);
+				'--ioengine=io_uring', "--iodepth=$depth", '--runtime=2', '--time_based', '--output-format=json') ]);
 			my $j = eval { JSON::PP::decode_json($out) };
 			my $bw = $j ? $j->{jobs}[0]{read}{bw_bytes} : undef;
 			tsv_row($ceiling, $st->{name}, $st->{how}, $ra, 'fio', $pattern, $kb, $depth,
@@ -170,7 +177,7 @@ for my $st (@storage)
 			tsv_row($ceiling, $st->{name}, $st->{how}, $ra, 'fio', $pattern, $kb, $depth, '', 'fio is not installed');
 		}
 		my $r = eval {
-			cli_row("$cli_server->{bindir}/uringprobe-cli", 'reads', '--file', $file, '--method',
+			cli_row(capped_command($st, "$cli_server->{bindir}/uringprobe-cli"), 'reads', '--file', $file, '--method',
 				$depth > 1 ? 'io_uring' : 'sync', '--in-flight', $depth, '--pattern', $pattern, '--block-kb', $kb,
 				'--direct');
 		};
@@ -213,10 +220,40 @@ for my $server (@servers)
 			join('', map { "CREATE TABLE ${t}_c$_ TABLESPACE $ts AS SELECT * FROM $t WHERE id <= $each;" } 1 .. $concurrent)
 			  . "VACUUM ANALYZE; CHECKPOINT;");
 	}
+	join_caps($node);
 	$node{ $server->{name} } = { node => $node, io_method => '', rows => $rows };
 }
 
 # The io_method of $server's cluster, restarted into it where it differs.
+# The cluster's processes put into the cgroup of each capped storage (an
+# I/O cap of a cgroup applies to its processes' requests to that device):
+# after every start, since a restarted server's processes are new.
+my @capped = grep { ($_->{cgroup} // '') ne '' } @usable;
+sub join_caps
+{
+	my ($node) = @_;
+	return unless @capped;
+	my $pm = postmaster_pid($node);
+	my @pids = ($pm, map { split ' ', (eval { slurp_file($_) } // '') } glob("/proc/$pm/task/*/children"));
+	for my $st (@capped)
+	{
+		for my $pid (@pids)
+		{
+			open my $fh, '>', "$st->{cgroup}/cgroup.procs" or die "cannot join $st->{cgroup}: $!\n";
+			print $fh "$pid\n";
+			close $fh or die "cannot put pid $pid into $st->{cgroup}: $!\n";
+		}
+	}
+	return;
+}
+# A command that joins storage $st's cgroup first, where it has one.
+sub capped_command
+{
+	my ($st, @cmd) = @_;
+	return @cmd unless ($st->{cgroup} // '') ne '';
+	return ('sh', '-c', 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"', 'sh', $st->{cgroup}, @cmd);
+}
+
 sub use_io_method
 {
 	my ($server, $m) = @_;
@@ -225,6 +262,7 @@ sub use_io_method
 	my ($method, $workers) = $m =~ /^worker(?::(\d+))?$/ ? ('worker', $1 // 3) : ($m, 3);
 	$c->{node}->append_conf('postgresql.conf', "io_method = $method\nio_workers = $workers\n");
 	$c->{node}->restart;
+	join_caps($c->{node});
 	my $got = $c->{node}->safe_psql('postgres', 'SHOW io_method');
 	die "io_method is '$got', expected '$method'\n" unless $got eq $method;
 	$c->{io_method} = $m;
@@ -272,7 +310,11 @@ sub run_once
 	# cache; os: in the page cache, out of shared buffers (what a restarted
 	# server finds on a machine that read it lately). The concurrent scans'
 	# tables each so, their pages summed.
-	$node->restart if $server->{major} < 18;
+	if ($server->{major} < 18)
+	{
+		$node->restart;
+		join_caps($node);
+	}
 	my @tables = $workload eq 'concurrent' ? map { "${t}_c$_" } 1 .. $concurrent : ($t);
 	my ($resident, $relpages) = (0, 0);
 	for my $rel (@tables)
