@@ -116,23 +116,28 @@ TEST(AdviseRules, ALayoutAddsBeyondAQuarterOfABareFork) {
 }
 
 TEST(AdviseRules, AnExtensionRatioIsJudgedAgainstTheMargin) {
-    // beyond the margin, the whole interval beyond it: sure
-    EXPECT_EQ(judge_extend_ratio(runs(1.40, 1.30, 1.50)).better, "write_zeros");
-    EXPECT_TRUE(judge_extend_ratio(runs(1.40, 1.30, 1.50)).decisive);
-    // beyond the margin, the interval above 1 but within it at its low end
-    EXPECT_EQ(judge_extend_ratio(runs(1.20, 1.02, 1.40)).better, "write_zeros");
-    EXPECT_FALSE(judge_extend_ratio(runs(1.20, 1.02, 1.40)).decisive);
+    // write_zeros faster: a change only where the whole interval is beyond
+    // twice as fast (kZerosMargin), and then sure
+    EXPECT_EQ(judge_extend_ratio(runs(2.70, 2.50, 2.90)).better, "write_zeros");
+    EXPECT_TRUE(judge_extend_ratio(runs(2.70, 2.50, 2.90)).decisive);
+    // faster beyond the 5% margin but short of twice: kept, saying so, not sure
+    for (const RunSummary& r : {runs(1.46, 1.42, 1.54), runs(2.20, 1.90, 2.50)}) {
+        EXPECT_EQ(judge_extend_ratio(r).better, "");
+        EXPECT_TRUE(judge_extend_ratio(r).zeros_short);
+        EXPECT_FALSE(judge_extend_ratio(r).decisive);
+    }
+    // posix_fallocate faster than write_zeros: the 5% margin
+    EXPECT_EQ(judge_extend_ratio(runs(0.80, 0.70, 0.85)).better, "posix_fallocate");
+    EXPECT_TRUE(judge_extend_ratio(runs(0.80, 0.70, 0.85)).decisive);
+    EXPECT_EQ(judge_extend_ratio(runs(0.90, 0.85, 0.97)).better, "posix_fallocate");
+    EXPECT_FALSE(judge_extend_ratio(runs(0.90, 0.85, 0.97)).decisive);
     // an interval that includes 1: no change, not sure of anything
     EXPECT_EQ(judge_extend_ratio(runs(1.18, 0.98, 1.55)).better, "");
     EXPECT_FALSE(judge_extend_ratio(runs(1.18, 0.98, 1.55)).decisive);
+    EXPECT_FALSE(judge_extend_ratio(runs(1.18, 0.98, 1.55)).zeros_short);
     // within the margin both ways: no change, and sure of it
     EXPECT_EQ(judge_extend_ratio(runs(1.02, 0.97, 1.04)).better, "");
     EXPECT_TRUE(judge_extend_ratio(runs(1.02, 0.97, 1.04)).decisive);
-    // above 1 but the median within the margin: no change
-    EXPECT_EQ(judge_extend_ratio(runs(1.04, 1.01, 1.08)).better, "");
-    EXPECT_EQ(judge_extend_ratio(runs(0.80, 0.70, 0.85)).better, "posix_fallocate");
-    EXPECT_TRUE(judge_extend_ratio(runs(0.80, 0.70, 0.85)).decisive);
-    EXPECT_FALSE(judge_extend_ratio(runs(0.90, 0.80, 0.97)).decisive);
 }
 
 TEST(AdviseRules, ConfidenceNeedsRoundsADecisiveIntervalAndNoScaling) {
@@ -346,7 +351,7 @@ TEST(AdviseRules, RingLayoutWithoutNoMmapOrIoUring) {
 // ---- file_extend_method ----
 
 TEST(AdviseRules, FileExtendMethodBeyondTheMarginChanges) {
-    AdviceRow r = file_extend_method_advice(context(), "ts", extension(runs(1.40, 1.30, 1.50)));
+    AdviceRow r = file_extend_method_advice(context(), "ts", extension(runs(2.70, 2.50, 2.90)));
     EXPECT_EQ(r.setting, "file_extend_method (ts)");
     EXPECT_EQ(r.advice, "file_extend_method = write_zeros");
     EXPECT_EQ(r.confidence, "high");
@@ -357,8 +362,18 @@ TEST(AdviseRules, FileExtendMethodBeyondTheMarginChanges) {
                                         "session's earlier extensions (PostgreSQL 16+): "
                                         "posix_fallocate 0.300 s"))
         << r.evidence;
-    r = file_extend_method_advice(context(), "ts", extension(runs(1.20, 1.02, 1.40)));
-    EXPECT_EQ(r.advice, "file_extend_method = write_zeros");
+}
+
+// The case make bench contradicted (2026-12-03, XFS, pg18-combined):
+// extension runs 1.46x as fast with write_zeros (1.18-1.54), advised with
+// confidence high, and the same run's concurrent COPY 6% slower with it.
+// Such a gain is kept, saying why.
+TEST(AdviseRules, FileExtendMethodKeepsAnExtensionGainACopyDoesNotShow) {
+    const AdviceRow r =
+        file_extend_method_advice(context(), "xfs", extension(runs(1.46, 1.18, 1.54)));
+    EXPECT_EQ(r.advice, "keep file_extend_method = posix_fallocate (write_zeros 1.46x as fast in "
+                        "extension runs, interval 1.18-1.54: short of the 2x a change needs, since "
+                        "a COPY writes the zeros of new blocks again with their data)");
     EXPECT_EQ(r.confidence, "medium");
 }
 
@@ -382,7 +397,7 @@ TEST(AdviseRules, FileExtendMethodFromWriteZerosAndWithoutTheSetting) {
               "190.0 us per extension with write_zeros, against 270.0 with posix_fallocate");
     // 18.0 and 18.1 have no setting: posix_fallocate is fixed
     c.file_extend_method.clear();
-    r = file_extend_method_advice(c, "ts", extension(runs(1.40, 1.30, 1.50)));
+    r = file_extend_method_advice(c, "ts", extension(runs(2.70, 2.50, 2.90)));
     EXPECT_EQ(r.current, "posix_fallocate (fixed: file_extend_method came with PostgreSQL 18.2)");
     EXPECT_EQ(r.advice, "file_extend_method = write_zeros (PostgreSQL 18.2 or later)");
     r = file_extend_method_advice(c, "ts", extension(runs(0.80, 0.70, 0.85)));

@@ -21,6 +21,14 @@ constexpr double kForkCostShare = 0.25;
 // each other are no reason to change it (the runs of one filesystem vary
 // by a few percent from round to round).
 constexpr double kExtendMargin = 0.05;
+// A change to write_zeros must clear a far wider margin: the extension runs
+// grow a file in the page cache with each block's data written at once,
+// while in a COPY the zeros of a new block reach the disk before its data
+// (the block written twice) and extension is a small share of the time.
+// Measured: extension runs 1.46x as fast with write_zeros on XFS, the same
+// run's concurrent COPY 6% slower with it (make bench, 2026-12-03). So
+// posix_fallocate must take at least twice as long over the whole interval.
+constexpr double kZerosMargin = 1.0;
 
 // Cold reads: io_uring's MB/s over worker's beyond this share (the whole
 // interval past 1, the median past the margin) decides io_method by
@@ -55,6 +63,7 @@ RatioJudgement judge_ratio(const RunSummary& r, double margin);
 struct ExtendJudgement {
     std::string better;
     bool decisive = false;
+    bool zeros_short = false; // write_zeros faster, short of kZerosMargin: kept
 };
 ExtendJudgement judge_extend_ratio(const RunSummary& fallocate_over_zeros);
 
