@@ -354,10 +354,16 @@ void read_io_uring(const ReadsParams& p, const ReadTarget& t, const ReadOrder& o
         issued[slot] = now_ns();
         ring.submitted(1);
     };
+    // A wait for a completion lasts at most kPeerWaitMs before the stop is
+    // asked again: a device that hangs must not keep a backend from
+    // noticing the postmaster gone (no signal tells it).
+    const __kernel_timespec device_wait{0, kPeerWaitMs * 1000000LL};
     auto enter = [&](unsigned wait_nr) {
-        int n = ring.submit_and_wait(wait_nr);
-        while (n == -EINTR)
-            n = ring.submit_and_wait(stop.poll_now() ? 0 : wait_nr);
+        int n = ring.submit_and_wait(wait_nr, wait_nr ? &device_wait : nullptr);
+        while (n == -EINTR || n == -ETIME) {
+            wait_nr = stop.poll_now() ? 0 : wait_nr;
+            n = ring.submit_and_wait(wait_nr, wait_nr ? &device_wait : nullptr);
+        }
         check_neg_errno(n, "io_uring_enter");
     };
     while (next < depth)
