@@ -13,6 +13,7 @@
 # => 0): what stays resident is recorded), then the workload timed:
 #   seqscan  SELECT count(*) FROM t, a sequential scan (a read stream)
 #   bitmap   a bitmap heap scan of 0.1% of rows, placed at random
+#            (bitmap:P: P% of them)
 #   index    an index scan of 10% of rows in id order: the control,
 #            PostgreSQL 18 does not read ahead for it
 #   prewarm  pg_prewarm('t') (its own read stream)
@@ -20,11 +21,16 @@
 #   concurrent  8 sessions at once, each a sequential scan of a table of
 #            its own (an eighth of t each): their wall time
 # io_method takes turns in every round (a restart each): sync, worker
-# (io_workers 3; worker:N for N), io_uring. Per run: seconds, MB/s,
+# (io_workers 3; worker:N for N), io_uring. Every workload runs at the
+# first value of each other axis (the device's read_ahead_kb,
+# effective_io_concurrency, io_combine_limit, cache, debug_io_direct); the
+# cold seqscan on the first storage that adds latency (else the first one)
+# also at each other value of one axis at a time. Per run: seconds, MB/s,
 # EXPLAIN's shared blocks read and hit (the cold check: a cold seqscan reads
-# every block and hits none), the AIO handles in flight sampled every 2 ms
-# from pg_aios (mean and max), the backend's and the io workers' CPU, the
-# commonest wait event. The table: each io_method's speedup over sync
+# every block and hits none), what pg_stat_io counted for the session's
+# relation reads (18: reads, bytes, read_time), the AIO handles in flight
+# sampled every 2 ms from pg_aios (mean and max), the backend's and the io
+# workers' CPU, the commonest wait event. The table: each io_method's speedup over sync
 # (same server, storage, workload) with its 95% bootstrap interval, and
 # MB/s as a share of the device's ceiling: fio (io_uring engine, direct,
 # 128 kB sequential reads at depth 16) on the same storage, in the same run,
@@ -62,14 +68,22 @@ my @read_aheads = split ' ', setting('URINGPROBE_READS_READ_AHEAD');
 my @eics = split ' ', setting('URINGPROBE_READS_EIC');
 my @combines = split ' ', setting('URINGPROBE_READS_COMBINE');
 my @caches = split ' ', setting('URINGPROBE_READS_CACHE');
+my @directs = split ' ', setting('URINGPROBE_READS_DIRECT');
+for (@directs) { die "URINGPROBE_READS_DIRECT: '$_' is neither off nor data\n" unless /^(off|data)$/; }
 for (@eics) { die "URINGPROBE_READS_EIC: '$_' is not a whole number\n" unless /^\d+$/; }
 for (@combines) { die "URINGPROBE_READS_COMBINE: '$_' is not 8kB..1MB (e.g. 128kB, 1MB)\n" unless /^(\d+kB|1MB)$/; }
 for (@caches) { die "URINGPROBE_READS_CACHE: '$_' is neither cold nor os\n" unless /^(cold|os)$/; }
 for (@read_aheads) { die "URINGPROBE_READS_READ_AHEAD: '$_' is neither a number of kB nor default\n" unless /^(\d+|default)$/; }
 my %known_workload = map { $_ => 1 } qw(seqscan bitmap index prewarm vacuum concurrent);
+# bitmap:P: the bitmap heap scan of P% of the rows (bitmap: 0.1%)
+sub bitmap_percent { my ($w) = @_; return $w eq 'bitmap' ? 0.1 : $w =~ /^bitmap:(\d+(?:\.\d+)?)$/ && $1 > 0 && $1 <= 100 ? $1 : undef; }
 # concurrent: this many sessions, each scanning a table of its own
 my $concurrent = 8;
-for (@workloads) { die "URINGPROBE_READS_WORKLOADS: unknown workload '$_'\n" unless $known_workload{$_}; }
+for (@workloads)
+{
+	die "URINGPROBE_READS_WORKLOADS: unknown workload '$_' (bitmap:P takes a percentage, 0 < P <= 100)\n"
+	  unless $known_workload{$_} || defined bitmap_percent($_);
+}
 for (@methods) { die "URINGPROBE_READS_IO_METHODS: unknown io_method '$_'\n" unless /^(sync|worker(:\d+)?|io_uring)$/; }
 die "URINGPROBE_READS_TABLE_MB must be a whole number of MB, at least 8, got '$table_mb'\n"
   unless $table_mb =~ /^\d+$/ && $table_mb >= 8;
@@ -100,30 +114,29 @@ my @servers = grep { $want{ $_->{name} } } servers();
 @servers = ((sort { $b->{major} <=> $a->{major} } grep { !$_->{on_request} } servers())[0] // ()) unless @servers;
 die "no server to measure\n" unless @servers;
 sub methods_of { my ($server) = @_; return $server->{major} >= 18 ? @methods : ('sync'); }
-# the cells: every combination of the axes, io_methods side by side;
-# io_combine_limit is PostgreSQL 18's (15 takes the first value)
+# The cells, io_methods side by side: every workload on every storage at
+# the first value of each other axis; the cold seqscan on the storage the
+# axes are varied on also at each other value of one axis at a time (every
+# combination would be hundreds of cells). io_combine_limit and
+# debug_io_direct are PostgreSQL 18's here (15 takes the first value).
+my ($axes_storage) = ((grep { $_->{name} =~ /^latency-/ } @usable), @usable);
+my %first = (ra => $read_aheads[0], eic => $eics[0], combine => $combines[0], cache => $caches[0], direct => $directs[0]);
 my @cells;
 for my $server (@servers)
 {
+	my %values = (ra => \@read_aheads, eic => \@eics, cache => \@caches,
+		$server->{major} >= 18 ? (combine => \@combines, direct => \@directs) : ());
 	for my $m (methods_of($server))
 	{
 		for my $st (@usable)
 		{
-			for my $ra (@read_aheads)
+			push @cells, map { +{ server => $server, m => $m, st => $st, %first, workload => $_ } }
+			  grep { $_ ne 'prewarm' || $server->{major} >= 18 } @workloads;
+			next unless $st == $axes_storage && grep { $_ eq 'seqscan' } @workloads;
+			for my $axis (qw(ra eic combine cache direct))
 			{
-				for my $eic (@eics)
-				{
-					for my $combine ($server->{major} >= 18 ? @combines : $combines[0])
-					{
-						for my $cache (@caches)
-						{
-							push @cells, map {
-								+{ server => $server, m => $m, st => $st, ra => $ra, eic => $eic, combine => $combine,
-									cache => $cache, workload => $_ }
-							} grep { $_ ne 'prewarm' || $server->{major} >= 18 } @workloads;
-						}
-					}
-				}
+				push @cells, map { +{ server => $server, m => $m, st => $st, %first, $axis => $_, workload => 'seqscan' } }
+				  grep { $_ ne $first{$axis} } @{ $values{$axis} // [] };
 			}
 		}
 	}
@@ -131,8 +144,8 @@ for my $server (@servers)
 plan_cells($rounds * @cells + scalar(@usable));
 
 my $runs = runs_open($runs_file,
-	qw(server io_method storage read_ahead read_ahead_kb eic io_combine_limit cache workload round seconds mb_per_sec shared_read shared_hit
-	  relpages resident_before aio_mean aio_max backend_cpu_ms workers_cpu_ms wait_event));
+	qw(server io_method storage read_ahead read_ahead_kb eic io_combine_limit cache direct workload round seconds mb_per_sec shared_read
+	  shared_hit io_reads io_read_mb io_read_ms relpages resident_before aio_mean aio_max backend_cpu_ms workers_cpu_ms wait_event));
 my $ceiling = tsv_open($ceiling_file, qw(storage how read_ahead_kb tool pattern block_kb depth mb_per_sec status));
 
 # The storage's read_ahead_kb now (the device's queue, or its disk's).
@@ -225,7 +238,7 @@ for my $server (@servers)
 			  . "VACUUM ANALYZE; CHECKPOINT;");
 	}
 	join_caps($node);
-	$node{ $server->{name} } = { node => $node, io_method => '', rows => $rows };
+	$node{ $server->{name} } = { node => $node, io_method => '', direct => '', rows => $rows };
 }
 
 # The io_method of $server's cluster, restarted into it where it differs.
@@ -258,18 +271,22 @@ sub capped_command
 	return ('sh', '-c', 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"', 'sh', $st->{cgroup}, @cmd);
 }
 
-sub use_io_method
+# $server's cluster under io_method $m and debug_io_direct $direct (off,
+# or data: relation files opened with O_DIRECT, no page cache),
+# restarted into them where they differ (PostgreSQL 18 only).
+sub use_config
 {
-	my ($server, $m) = @_;
+	my ($server, $m, $direct) = @_;
 	my $c = $node{ $server->{name} };
-	return $c->{node} if $c->{io_method} eq $m || $server->{major} < 18;
+	return $c->{node} if "$c->{io_method}/$c->{direct}" eq "$m/$direct" || $server->{major} < 18;
 	my ($method, $workers) = $m =~ /^worker(?::(\d+))?$/ ? ('worker', $1 // 3) : ($m, 3);
-	$c->{node}->append_conf('postgresql.conf', "io_method = $method\nio_workers = $workers\n");
+	my $io_direct = $direct eq 'data' ? 'data' : '';
+	$c->{node}->append_conf('postgresql.conf', "io_method = $method\nio_workers = $workers\ndebug_io_direct = '$io_direct'\n");
 	$c->{node}->restart;
 	join_caps($c->{node});
-	my $got = $c->{node}->safe_psql('postgres', 'SHOW io_method');
-	die "io_method is '$got', expected '$method'\n" unless $got eq $method;
-	$c->{io_method} = $m;
+	my $got = $c->{node}->safe_psql('postgres', 'SHOW io_method') . '/' . $c->{node}->safe_psql('postgres', 'SHOW debug_io_direct');
+	die "io_method/debug_io_direct is '$got', expected '$method/$io_direct'\n" unless $got eq "$method/$io_direct";
+	@$c{qw(io_method direct)} = ($m, $direct);
 	return $c->{node};
 }
 
@@ -289,7 +306,7 @@ my %workload_sql = (
 	seqscan => [ 'SET enable_indexscan = off; SET enable_indexonlyscan = off; SET enable_bitmapscan = off;',
 		'SELECT count(*) FROM %t' ],
 	bitmap => [ 'SET enable_seqscan = off; SET enable_indexscan = off; SET enable_indexonlyscan = off;',
-		'SELECT count(pad) FROM %t WHERE r < 1049' ],
+		'SELECT count(pad) FROM %t WHERE r < %r' ],
 	index => [ 'SET enable_seqscan = off; SET enable_bitmapscan = off; SET enable_indexonlyscan = off;',
 		'SELECT count(pad) FROM %t WHERE id <= %n' ],
 	prewarm => [ '', q{SELECT pg_prewarm('%t')} ],
@@ -302,7 +319,7 @@ sub run_once
 {
 	my ($c, $round) = @_;
 	my ($server, $m, $st, $ra, $workload) = @$c{qw(server m st ra workload)};
-	my $node = use_io_method($server, $m);
+	my $node = use_config($server, $m, $c->{direct});
 	set_read_ahead($st, $ra);
 	my $t = "t_ts_$st->{name}" =~ s/[^a-z0-9_]/_/gr;
 	my $n = int($node{ $server->{name} }{rows} / 10);
@@ -334,11 +351,14 @@ sub run_once
 	my @workers = $server->{major} >= 18 && $m =~ /^worker/
 	  ? split(/\n/, $node->safe_psql('postgres', "SELECT pid FROM pg_stat_activity WHERE backend_type = 'io worker'"))
 	  : ();
-	my ($setup, $sql) = @{ $workload_sql{$workload} };
+	my $percent = bitmap_percent($workload);
+	my ($setup, $sql) = @{ $workload_sql{ defined $percent ? 'bitmap' : $workload } };
 	$setup = "SET effective_io_concurrency = $c->{eic}; "
 	  . ($server->{major} >= 18 ? "SET io_combine_limit = '$c->{combine}'; " : '') . $setup;
 	$sql =~ s/%t/$t/g;
 	$sql =~ s/%n/$n/g;
+	# r is uniform over 0 .. 2^20 - 1: P% of the rows have r below this
+	$sql =~ s/%r/int(1048576 * $percent \/ 100 + 0.5)/e if defined $percent;
 	# pg_aios sampled every 2 ms from another session while the statement
 	# runs (one statement: not the concurrent scans)
 	my $sampler = $server->{major} >= 18 && $workload ne 'concurrent' ? start_aios_sampler($node) : undef;
@@ -347,7 +367,7 @@ sub run_once
 	my $r = eval {
 		$workload eq 'concurrent'
 		  ? concurrent_scans($node, $setup, @tables)
-		  : measured_run($node, $setup, $sql, $workload ne 'vacuum');
+		  : measured_run($node, $setup, $sql, $workload ne 'vacuum', $server->{major});
 	};
 	my $failed = $@;
 	my $workers_cpu = 0;
@@ -359,8 +379,9 @@ sub run_once
 	my $bytes = $workload eq 'concurrent' ? $relpages * 8192 : $read ne '' ? $read * 8192 : '';
 	my $mb = $bytes ne '' && $seconds > 0 ? sprintf('%.1f', $bytes / 1e6 / $seconds) : '';
 	my @row = ($server->{name}, $m, $st->{name}, $ra, read_ahead_of($st), $c->{eic}, $c->{combine}, $c->{cache},
-		$workload, $round, sprintf('%.4f', $seconds), $mb,
-		$read, $hit, $relpages, $resident, $aios->{mean} // '', $aios->{max} // '',
+		$c->{direct}, $workload, $round, sprintf('%.4f', $seconds), $mb, $read, $hit, $r->{io_reads} // '',
+		($r->{io_read_bytes} // '') eq '' ? '' : sprintf('%.1f', $r->{io_read_bytes} / 1e6), $r->{io_read_ms} // '',
+		$relpages, $resident, $aios->{mean} // '', $aios->{max} // '',
 		$r->{backend_cpu_ms}, @workers ? $workers_cpu - $workers_cpu0 : '', $aios->{wait} // '');
 	run_row($runs, @row);
 	return { seconds => $seconds };
@@ -394,7 +415,7 @@ sub cell_id
 	my ($c, %as) = @_;
 	my %v = (%$c, %as);
 	return join('/', $v{server}{name}, $v{m}, $v{st}{name}, "ra $v{ra}", "eic $v{eic}", "combine $v{combine}", $v{cache},
-		$v{workload});
+		"direct $v{direct}", $v{workload});
 }
 my %cell_of = map { (cell_id($_) => $_) } @cells;
 repeat_rounds('reads', [ map { cell_id($_) } @cells ], $rounds, sub {
@@ -402,7 +423,7 @@ repeat_rounds('reads', [ map { cell_id($_) } @cells ], $rounds, sub {
 	my $c = $cell_of{$id};
 	cell("reads $id, $label", server => $c->{server}{name}, io_method => $c->{m}, storage => $c->{st}{name},
 		read_ahead => $c->{ra}, eic => $c->{eic}, io_combine_limit => $c->{combine}, cache => $c->{cache},
-		workload => $c->{workload});
+		direct => $c->{direct}, workload => $c->{workload});
 	return run_once($c, $round);
 });
 $_->{node}->stop for values %node;
@@ -430,16 +451,16 @@ if (open my $r, '<', $runs_file)
 		my %row;
 		@row{@h} = split /\t/, $line, -1;
 		push @{ $runs_of{ join('/', $row{server}, $row{io_method}, $row{storage}, "ra $row{read_ahead}", "eic $row{eic}",
-					"combine $row{io_combine_limit}", $row{cache}, $row{workload}) } }, \%row;
+					"combine $row{io_combine_limit}", $row{cache}, "direct $row{direct}", $row{workload}) } }, \%row;
 	}
 }
 my $speedup = tsv_open($speedup_file, qw(storage latency_ms io_method vs_sync lo hi));
 my $table = tsv_open($table_file,
-	qw(server storage read_ahead_kb eic io_combine_limit cache workload io_method runs seconds vs_sync vs_sync_ci95 verdict mb_per_sec
-	  ceiling_share aio_mean aio_max backend_cpu_ms workers_cpu_ms wait_event cold));
+	qw(server storage read_ahead_kb eic io_combine_limit cache direct workload io_method runs seconds vs_sync vs_sync_ci95 verdict
+	  mb_per_sec ceiling_share io_reads io_read_mb io_read_ms aio_mean aio_max backend_cpu_ms workers_cpu_ms wait_event cold));
 for my $st (grep { $_->{status} ne 'ok' } @storage)
 {
-	tsv_row($table, '', $st->{name}, '', '', '', '', '', '', 0, '', '', '', $st->{status}, '', '', '', '', '', '', '', '');
+	tsv_row($table, '', $st->{name}, ('') x 6, '', 0, '', '', '', $st->{status}, ('') x 11);
 }
 for my $c (@cells)
 {
@@ -459,21 +480,29 @@ for my $c (@cells)
 	# read every block, hit none
 	my @warm = $c->{cache} eq 'os' ? grep { $_->{resident_before} < $_->{relpages} * 2 } @rows
 	  : grep { $_->{resident_before} ne '0' } @rows;
-	my @partial = $workload eq 'seqscan' ? grep { $_->{shared_read} eq '' || $_->{shared_read} < 0.99 * $_->{relpages} } @rows : ();
+	# (and where pg_stat_io counts the session's reads: it read the
+	# table's bytes)
+	my @partial = $workload eq 'seqscan'
+	  ? grep {
+		$_->{shared_read} eq '' || $_->{shared_read} < 0.99 * $_->{relpages}
+		  || ($_->{io_read_mb} ne '' && $_->{io_read_mb} < 0.99 * $_->{relpages} * 8192 / 1e6)
+	  } @rows
+	  : ();
 	my $cold = @warm ? scalar(@warm) . ($c->{cache} eq 'os' ? ' runs started without all pages cached' : ' runs started with pages cached')
 	  : @partial ? scalar(@partial) . ' runs read less than the table' : 'yes';
 	my $latency = $st->{name} eq 'disk' ? 0 : $st->{name} =~ /^latency-([\d.]+)ms$/ ? $1 : undef;
 	if ($m ne 'sync' && $workload eq 'seqscan' && $ci ne '' && defined $latency && $server == $servers[0]
-		&& $c->{ra} eq $read_aheads[0] && $c->{eic} eq $eics[0] && $c->{combine} eq $combines[0] && $c->{cache} eq 'cold')
+		&& !grep({ $c->{$_} ne $first{$_} } keys %first) && $c->{cache} eq 'cold')
 	{
 		tsv_row($speedup, $st->{name}, $latency, $m, sprintf('%.3f', median(@$sync) / median(@s)), split /-/, $ci);
 	}
 	tsv_row($table, $server->{name}, $st->{name}, median(map { $_->{read_ahead_kb} } @rows), $c->{eic}, $c->{combine},
-		$c->{cache}, $workload, $m, scalar(@s),
+		$c->{cache}, $c->{direct}, $workload, $m, scalar(@s),
 		$med eq '' ? '' : sprintf('%.3f', $med),
 		$m eq 'sync' || !@$sync || $med eq '' || !$med ? '' : sprintf('%.2f', median(@$sync) / $med),
 		$ci, $verdict,
 		$mb, $mb ne '' && $ceiling_mb{ $st->{name} } ? sprintf('%.2f', $mb / $ceiling_mb{ $st->{name} }) : '',
+		map({ my $k = $_; median(map { $_->{$k} } @rows) } qw(io_reads io_read_mb io_read_ms)),
 		median(map { $_->{aio_mean} } @rows), median(map { $_->{aio_max} } @rows),
 		median(map { $_->{backend_cpu_ms} } @rows), median(map { $_->{workers_cpu_ms} } @rows),
 		$wait // '', $cold);

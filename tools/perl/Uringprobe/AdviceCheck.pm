@@ -115,7 +115,7 @@ sub check_advice
 			  unless $st;
 			# the first value of every other axis, the cache cold
 			my %m = (server => $server, workload => 'seqscan', storage => $st, cache => 'cold',
-				map { my $k = $_; ($k => (distinct(map { $_->{$k} } @here))[0] // '') } qw(read_ahead eic io_combine_limit));
+				map { my $k = $_; ($k => (distinct(map { $_->{$k} } @here))[0] // '') } qw(read_ahead eic io_combine_limit direct));
 			return judge(values_where($reads, 'seconds', %m, io_method => $value),
 				values_where($reads, 'seconds', %m, io_method => $other),
 				"cold sequential scans on $st: io_method $value against $other");

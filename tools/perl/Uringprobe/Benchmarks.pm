@@ -391,7 +391,7 @@ my @benchmarks = (
 				id => 'runs',
 				file => 'reads-runs.tsv',
 				runs => {
-					key => [qw(server io_method storage read_ahead eic io_combine_limit cache workload)],
+					key => [qw(server io_method storage read_ahead eic io_combine_limit cache direct workload)],
 					metrics => [ [ seconds => 'lower' ] ]
 				}
 			},
@@ -427,11 +427,12 @@ my @benchmarks = (
 			}
 		],
 		variables => [
-			[ URINGPROBE_READS_STORAGE => 'disk latency:1 latency:0.2 capped:500', 'storage kinds (tools/storage)',
+			[ URINGPROBE_READS_STORAGE => 'disk latency:1 latency:0.2 capped:2000', 'storage kinds (tools/storage)',
 				{ quick => 'disk latency:1', tiny => 'disk' } ],
 			[ URINGPROBE_READS_IO_METHODS => 'sync worker worker:8 io_uring', 'io_methods (worker:N: io_workers N)',
 				{ quick => 'sync worker io_uring', tiny => 'sync io_uring' } ],
-			[ URINGPROBE_READS_WORKLOADS => 'seqscan bitmap index prewarm vacuum concurrent', 'workloads',
+			[ URINGPROBE_READS_WORKLOADS => 'seqscan bitmap bitmap:1 index prewarm vacuum concurrent',
+				'workloads (bitmap: 0.1% of the rows; bitmap:P: P%)',
 				{ quick => 'seqscan bitmap index', tiny => 'seqscan' } ],
 			[ URINGPROBE_READS_READ_AHEAD => '128 default', 'read_ahead_kb of the devices tools/storage made (default: as made)',
 				{ quick => '128', tiny => '128' } ],
@@ -441,8 +442,10 @@ my @benchmarks = (
 				{ quick => '128kB', tiny => '128kB' } ],
 			[ URINGPROBE_READS_CACHE => 'cold os', 'cold: out of shared buffers and the page cache; os: in the page cache',
 				{ quick => 'cold', tiny => 'cold' } ],
-			[ URINGPROBE_READS_TABLE_MB => 512, 'the table\'s size in MB', { quick => 256, tiny => 8 } ],
-			[ URINGPROBE_READS_ROUNDS => 5, 'rounds per cell', { quick => 3, tiny => 2 } ],
+			[ URINGPROBE_READS_DIRECT => 'off data', 'debug_io_direct values (PostgreSQL 18; data: O_DIRECT, no page cache)',
+				{ quick => 'off', tiny => 'off' } ],
+			[ URINGPROBE_READS_TABLE_MB => 512, 'the table\'s size in MB (4x shared_buffers)', { tiny => 8 } ],
+			[ URINGPROBE_READS_ROUNDS => 3, 'rounds per cell', { tiny => 2 } ],
 			[ URINGPROBE_READS_SERVERS => 'pg18-combined pg15', 'servers measured (PostgreSQL 15: sync, the baseline)',
 				{ quick => 'pg18-combined', tiny => 'pg18-combined' } ],
 		],

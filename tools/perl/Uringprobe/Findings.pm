@@ -316,7 +316,7 @@ sub reads_finding
 	my ($server) = distinct(map { $_->{server} } @$runs);
 	# the first value of every other axis, the cache cold
 	my %m = (server => $server // '', storage => $st // '', cache => 'cold',
-		map { my $k = $_; ($k => (distinct(map { $_->{$k} } @$runs))[0] // '') } qw(read_ahead eic io_combine_limit));
+		map { my $k = $_; ($k => (distinct(map { $_->{$k} } @$runs))[0] // '') } qw(read_ahead eic io_combine_limit direct));
 	my $sec = sub { my ($io, $w) = @_; return values_of($runs, 'seconds', %m, io_method => $io, workload => $w); };
 	my ($worker) = grep { /^worker/ } distinct(map { $_->{io_method} } @$runs);
 	my $wname = $worker ? ($worker =~ /^worker:(\d+)$/ ? "worker($1)" : 'worker(3)') : '';

@@ -80,19 +80,30 @@ sub finish_aios_sampler
 	return { samples => $n // 0, mean => $mean // '', max => $max // '', wait => $wait // '' };
 }
 
+# The session's own relation reads so far from pg_stat_io (PostgreSQL
+# 18: pg_stat_get_backend_io; its pending counts flushed first, which
+# takes a statement of its own): a line "io|reads|bytes|ms".
+my $io_so_far = "SELECT pg_stat_force_next_flush();\n"
+  . "SELECT 'io', coalesce(sum(reads), 0), coalesce(sum(read_bytes), 0), round(coalesce(sum(read_time), 0)::numeric, 3) "
+  . "FROM pg_stat_get_backend_io(pg_backend_pid()) WHERE object = 'relation';\n";
+
 # $statement run in a session of its own named $measured_app, after
 # $setup (SET commands), timed by EXPLAIN ANALYZE (TIMING OFF, BUFFERS)
 # where $explain is true, else by psql: { seconds, read, hit (shared
 # blocks, '' without EXPLAIN), backend_cpu_ms (its user and system time,
-# from /proc: 10 ms ticks), script }. Dies with psql's error.
+# from /proc: 10 ms ticks), io_reads, io_read_bytes, io_read_ms (what
+# pg_stat_io counted for the session's relation reads during the
+# statement, PostgreSQL 18 where $major says so, else ''), script }. Dies
+# with psql's error.
 sub measured_run
 {
-	my ($node, $setup, $statement, $explain) = @_;
+	my ($node, $setup, $statement, $explain, $major) = @_;
 	my $measured = $explain ? "EXPLAIN (ANALYZE, TIMING OFF, BUFFERS, FORMAT JSON) $statement" : $statement;
-	my $script = "SET application_name = '$measured_app'; $setup\n"
+	my $io = ($major // 0) >= 18 ? $io_so_far : '';
+	my $script = "SET application_name = '$measured_app'; $setup\n$io"
 	  . "SELECT 'cpu', pg_read_file('/proc/self/stat');\n"
 	  . "\\timing on\n/* measured run */ $measured;\n\\timing off\n"
-	  . "SELECT 'cpu', pg_read_file('/proc/self/stat');\n";
+	  . "SELECT 'cpu', pg_read_file('/proc/self/stat');\n$io";
 	my ($out, $err) = ('', '');
 	IPC::Run::run([ $node->installed_command('psql'), '-X', '-A', '-t', '-v', 'ON_ERROR_STOP=1', '-d',
 			$node->connstr('postgres') ], '<', \$script, '>', \$out, '2>', \$err)
@@ -109,8 +120,13 @@ sub measured_run
 		($read, $hit) = ($plan->{Plan}{'Shared Read Blocks'} // '', $plan->{Plan}{'Shared Hit Blocks'} // '');
 	}
 	die "no time in psql's output: $out\n" unless defined $ms;
+	my @io = map { [ split /\|/ ] } $out =~ /^io\|(.*)$/mg;
+	my %io = @io == 2
+	  ? (io_reads => $io[1][0] - $io[0][0], io_read_bytes => $io[1][1] - $io[0][1],
+		io_read_ms => sprintf('%.1f', $io[1][2] - $io[0][2]))
+	  : (io_reads => '', io_read_bytes => '', io_read_ms => '');
 	return { seconds => $ms / 1000, read => $read, hit => $hit,
-		backend_cpu_ms => @cpu == 2 ? $cpu[1] - $cpu[0] : '', script => $script };
+		backend_cpu_ms => @cpu == 2 ? $cpu[1] - $cpu[0] : '', %io, script => $script };
 }
 
 # Storage $st's read_ahead_kb set to $ra (a number, or default: what its
