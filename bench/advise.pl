@@ -10,19 +10,40 @@
 # the server and how long the call took against its budget; the report
 # opens with them, each linked to the benchmark cells of the same question.
 #
-#   perl bench/advise.pl ADVICE.tsv
+# Then each row that advises file_extend_method or io_method is checked on
+# its workload in the same cluster, the advised value against the other
+# (Uringprobe::AdviceCheck's advised_pair), taking turns,
+# URINGPROBE_ADVISE_CHECK_ROUNDS rounds (more where noisy):
+#   file_extend_method (<space>)  concurrent COPY (bench/copy.sql) by
+#       URINGPROBE_ADVISE_CONCURRENCY pgbench clients of
+#       URINGPROBE_ADVISE_CHECK_COPY_MB MB of narrow rows in all into a new
+#       table in that tablespace, switched by a reload; the share of its
+#       time pg_stat_io counted as extension;
+#   io_method, where a cold-read gain decided it  a cold sequential scan of
+#       a URINGPROBE_ADVISE_CHECK_TABLE_MB MB table in the tablespace the
+#       gain was measured in, the server restarted into each io_method and
+#       the table's pages dropped from the page cache first.
+# (io_method decided by the connection cost and the ring layout are
+# checked on the churn benchmark's runs.)
+#
+#   perl bench/advise.pl ADVICE.tsv CHECKS.tsv
 # Environment: URINGPROBE_ADVISE_BUDGET (20), URINGPROBE_ADVISE_CONNECTIONS
-# (950), URINGPROBE_ADVISE_FS ("xfs ext4"), URINGPROBE_ADVISE_CONCURRENCY (4).
+# (950), URINGPROBE_ADVISE_FS ("xfs ext4"), URINGPROBE_ADVISE_CONCURRENCY (4),
+# URINGPROBE_ADVISE_CHECK_ROUNDS (3), URINGPROBE_ADVISE_CHECK_COPY_MB (64),
+# URINGPROBE_ADVISE_CHECK_TABLE_MB (256).
 use strict;
 use warnings;
+use Cwd ();
 use PostgreSQL::Test::Utils;
 use Time::HiRes;
 use Uringprobe::Bench;
+use Uringprobe::AdviceCheck qw(advised_pair decided_by_reads);
 use Uringprobe::Benchmarks qw(setting);
 use Uringprobe::Cluster;
 use Uringprobe::Reads;
 
-my ($out_file) = @ARGV or die "usage: advise.pl ADVICE.tsv\n";
+my ($out_file, $checks_file) = @ARGV;
+die "usage: advise.pl ADVICE.tsv CHECKS.tsv\n" unless $checks_file;
 my $budget = setting('URINGPROBE_ADVISE_BUDGET');
 my $connections = setting('URINGPROBE_ADVISE_CONNECTIONS');
 my $concurrency = setting('URINGPROBE_ADVISE_CONCURRENCY');
@@ -30,6 +51,19 @@ die "URINGPROBE_ADVISE_BUDGET must be a positive number of seconds, got '$budget
   unless $budget =~ /^\d+(\.\d+)?$/ && $budget > 0;
 die "URINGPROBE_ADVISE_CONNECTIONS must be a positive integer, got '$connections'\n"
   unless $connections =~ /^[1-9]\d*$/;
+my $check_rounds = setting('URINGPROBE_ADVISE_CHECK_ROUNDS');
+my $copy_mb = setting('URINGPROBE_ADVISE_CHECK_COPY_MB');
+my $table_mb = setting('URINGPROBE_ADVISE_CHECK_TABLE_MB');
+for ([ URINGPROBE_ADVISE_CHECK_ROUNDS => $check_rounds, 1 ], [ URINGPROBE_ADVISE_CHECK_COPY_MB => $copy_mb, $concurrency ],
+	[ URINGPROBE_ADVISE_CHECK_TABLE_MB => $table_mb, 1 ])
+{
+	my ($name, $v, $least) = @$_;
+	die "$name must be a whole number, at least $least, got '$v'\n" unless $v =~ /^\d+$/ && $v >= $least;
+}
+# the COPY's data: one chunk per client (bench/copy-data.pl's narrow rows:
+# extensions of 8 blocks or fewer unless sessions wait)
+my $copy_chunk_mb = int($copy_mb / $concurrency);
+my $copy_data = Cwd::abs_path($PostgreSQL::Test::Utils::tmp_check) . '/advise-copy-data.csv';
 my ($fs) = bench_filesystems(setting('URINGPROBE_ADVISE_FS'));
 
 my @servers = servers();
@@ -37,6 +71,8 @@ plan_cells(scalar @servers);
 my @cols = qw(server io_method max_connections topic setting current advice confidence evidence cost
   seconds budget);
 my $tsv = tsv_open($out_file, @cols);
+my $checks = runs_open($checks_file, qw(server setting workload value round seconds share));
+system('perl', 'bench/copy-data.pl', $copy_data, $copy_chunk_mb, 'narrow') == 0 or die "could not generate $copy_data\n";
 for my $server (@servers)
 {
 	my $io_method = $server->{major} >= 18 ? 'worker' : 'sync';
@@ -79,12 +115,116 @@ for my $server (@servers)
 	my $t0 = Time::HiRes::time;
 	my $out = $node->safe_psql('postgres', $sql);
 	my $took = sprintf('%.1f', Time::HiRes::time - $t0);
+	my @rows;
 	for my $line (split /\n/, $out)
 	{
-		my @c = split /\x1f/, $line, 7;
-		tsv_row($tsv, $server->{name}, $io_method, $connections, (map { s/[\t\n]/ /gr } @c), $took, $budget);
+		my @c = map { s/[\t\n]/ /gr } split /\x1f/, $line, 7;
+		tsv_row($tsv, $server->{name}, $io_method, $connections, @c, $took, $budget);
+		my %row;
+		@row{qw(topic setting current advice confidence evidence cost)} = @c;
+		push @rows, { %row, server => $server->{name} };
 	}
+	check_rows($server, $node, $io_method, @rows);
 	$node->safe_psql('postgres', "DROP TABLESPACE $_->[0]") for @spaces;
 	$node->stop;
 }
 close $tsv;
+close $checks;
+
+# Each row of @rows (one server's advice) that advises file_extend_method
+# or io_method checked on its workload in $node, which runs under
+# $io_method and is left so.
+sub check_rows
+{
+	my ($server, $node, $io_method, @rows) = @_;
+	my $has_fem = $node->safe_psql('postgres', "SELECT count(*) FROM pg_settings WHERE name = 'file_extend_method'");
+	for my $row (@rows)
+	{
+		my @pair = advised_pair($row) or next;
+		if ($row->{setting} =~ /^file_extend_method \((\w+)\)$/ && $has_fem)
+		{
+			check_copy($server, $node, $row->{setting}, $1, @pair);
+		}
+		elsif (defined(my $space = decided_by_reads($row)))
+		{
+			check_cold_scan($server, $node, $row->{setting}, $space, @pair);
+			use_io_method($node, $io_method);
+		}
+	}
+	return;
+}
+
+# $setting's two file_extend_method values taking turns: concurrent COPY
+# into a new table in tablespace $space.
+sub check_copy
+{
+	my ($server, $node, $setting, $space, @values) = @_;
+	my $workload = "concurrent COPY into tablespace $space ($concurrency clients)";
+	my $copies = $concurrency;
+	repeat_rounds('advise-checks', [ map { "$server->{name}\t$setting\t$_" } @values ], $check_rounds, sub {
+		my ($id, $round, $label) = @_;
+		my (undef, undef, $fem) = split /\t/, $id;
+		cell("advise check: $server->{name} $setting, $fem, $label",
+			server => $server->{name}, setting => $setting, value => $fem);
+		$node->safe_psql('postgres', "ALTER SYSTEM SET file_extend_method = '$fem'");
+		$node->reload;
+		poll_until($node, "SELECT current_setting('file_extend_method') = '$fem'")
+		  or die "$server->{name}: file_extend_method did not become $fem\n";
+		$node->safe_psql('postgres',
+			"DROP TABLE IF EXISTS copy_target; CREATE TABLE copy_target (c int) TABLESPACE $space; CHECKPOINT; "
+			  . "SELECT pg_stat_reset_shared('io')");
+		my @cmd = ("$server->{bindir}/pgbench", '-n', '-c', $concurrency, '-j', $concurrency, '-t', 1, '-f', 'bench/copy.sql',
+			'-D', "datafile=$copy_data", '-h', $node->host, '-p', $node->port, 'postgres');
+		my ($out, $err, $seconds) = bench_command([@cmd]);
+		die "$server->{name}: pgbench failed:\n$out\n$err\n" unless $out =~ /actually processed: $copies\/$copies/;
+		wait_for_clients_gone($node);
+		my $extend_ms = $node->safe_psql('postgres', "SELECT coalesce(sum(extend_time), 0) FROM pg_stat_io WHERE object = 'relation'");
+		run_row($checks, $server->{name}, $setting, $workload, $fem, $round, sprintf('%.3f', $seconds),
+			sprintf('%.3f', $extend_ms / 1000 / $seconds));
+		return { seconds => $seconds };
+	});
+	$node->safe_psql('postgres', 'DROP TABLE copy_target; ALTER SYSTEM RESET file_extend_method');
+	$node->reload;
+	return;
+}
+
+# $node restarted under io_method $m (worker: its io_workers as set).
+sub use_io_method
+{
+	my ($node, $m) = @_;
+	return if $node->safe_psql('postgres', 'SHOW io_method') eq $m;
+	$node->append_conf('postgresql.conf', "io_method = $m\n");
+	$node->restart;
+	my $got = $node->safe_psql('postgres', 'SHOW io_method');
+	die "io_method is '$got', expected '$m'\n" unless $got eq $m;
+	return;
+}
+
+# $setting's two io_methods taking turns: a cold sequential scan of a
+# table in tablespace $space (the server restarted into the io_method,
+# so nothing of it in shared buffers; its pages dropped from the page
+# cache).
+sub check_cold_scan
+{
+	my ($server, $node, $setting, $space, @methods) = @_;
+	my $workload = "cold sequential scan of $table_mb MB in tablespace $space";
+	$node->safe_psql('postgres',
+		"CREATE TABLE advise_check_scan (id int, r int, pad text) TABLESPACE $space; "
+		  . "INSERT INTO advise_check_scan SELECT g, hashint4(g) & 1048575, repeat('x', 200) "
+		  . "FROM generate_series(1, $table_mb * 4000) g; VACUUM ANALYZE advise_check_scan; CHECKPOINT");
+	my $seqscan = 'SET enable_indexscan = off; SET enable_indexonlyscan = off; SET enable_bitmapscan = off; '
+	  . 'SET max_parallel_workers_per_gather = 0;';
+	repeat_rounds('advise-checks', [ map { "$server->{name}\t$setting\t$_" } @methods ], $check_rounds, sub {
+		my ($id, $round, $label) = @_;
+		my (undef, undef, $m) = split /\t/, $id;
+		cell("advise check: $server->{name} $setting, $m, $label", server => $server->{name}, setting => $setting, value => $m);
+		use_io_method($node, $m);
+		$node->safe_psql('postgres', "SELECT uringprobe_reads(rel => 'advise_check_scan', passes => 0)");
+		my $r = measured_run($node, $seqscan, 'SELECT count(*) FROM advise_check_scan', 1, $server->{major});
+		ran("psql -d postgres <<'EOF'\n$r->{script}\nEOF");
+		run_row($checks, $server->{name}, $setting, $workload, $m, $round, sprintf('%.4f', $r->{seconds}), '');
+		return { seconds => $r->{seconds} };
+	});
+	$node->safe_psql('postgres', 'DROP TABLE advise_check_scan');
+	return;
+}

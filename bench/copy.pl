@@ -123,15 +123,6 @@ my %seconds;    # config -> fs -> clients -> [seconds]
 my %extends;    # config -> fs -> clients -> [[extends, extend_mb, extend_ms]]
 my @configs;
 
-# The client backends of a run have exited (and so flushed their I/O
-# statistics) once only this session is left.
-sub wait_for_clients_gone
-{
-	my ($node) = @_;
-	poll_until($node, "SELECT count(*) = 1 FROM pg_stat_activity WHERE backend_type = 'client backend'")
-	  or die "pgbench's backends did not exit\n";
-}
-
 # One cluster per server and io_method (placement tablespace: a tablespace
 # per filesystem in it), or per server, io_method and filesystem (cluster).
 for my $server (@servers)

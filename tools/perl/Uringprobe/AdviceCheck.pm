@@ -2,11 +2,16 @@
 # a make bench run, checked on the workload it is for in the same run's
 # runs files — the advised setting against the current (or, for "keep",
 # against the alternative):
-#   file_extend_method (<fs>)  concurrent COPY on that filesystem (copy),
-#                              at the advice's concurrency where it ran
-#   io_method                  cold sequential scans on the storage whose
-#                              tablespace the read gain was measured on
-#                              (reads) where that gain decided it, else
+#   file_extend_method (<fs>)  concurrent COPY into a table in that
+#                              tablespace, in the advised server's own
+#                              cluster (advise-checks.tsv: bench/advise.pl
+#                              runs it beside the call), else concurrent
+#                              COPY on that filesystem (copy), at the
+#                              advice's concurrency where it ran
+#   io_method                  where the read gain decided it: cold
+#                              sequential scans of a table in the tablespace
+#                              the gain was measured in (advise-checks.tsv),
+#                              else on that storage (reads); else
 #                              connection churn at its max_connections
 #                              (churn)
 #   ring layout                connection churn under io_uring on the
@@ -24,7 +29,7 @@ use Exporter 'import';
 use Uringprobe::Stats;
 use Uringprobe::TextTable qw(read_tsv);
 
-our @EXPORT = qw(check_advice);
+our @EXPORT = qw(check_advice advised_pair decided_by_reads);
 
 # A workload moved against the advice by less than this is noise, not a
 # contradiction, whatever its interval (3 runs a side: their extremes).
@@ -63,6 +68,57 @@ sub judge
 	return { verdict => $verdict, effect => $effect };
 }
 
+# The two values an advice row's workload runs under, advised first: the
+# advised one against the current, or for a "keep" the alternative not
+# taken; () where the row advises no value of file_extend_method or
+# io_method.
+sub advised_pair
+{
+	my ($row) = @_;
+	my ($setting, $advice, $current) = @$row{qw(setting advice current)};
+	return () if $advice =~ /^(?:on PostgreSQL 18|none)/ || $current =~ /^none /;
+	my $keep = $advice =~ /^keep /;
+	if ($setting =~ /^file_extend_method \(\w+\)$/)
+	{
+		my ($value) = $advice =~ /file_extend_method = (\w+)/ or return ();
+		return ($value, $keep ? ($value eq 'write_zeros' ? 'posix_fallocate' : 'write_zeros') : $current);
+	}
+	if ($setting eq 'io_method')
+	{
+		my ($value) = $advice =~ /io_method = (\w+)/ or return ();
+		my $other = $value eq 'io_uring' ? $current eq 'io_uring' ? 'worker' : $current : 'io_uring';
+		return ($value, $other eq $value ? 'worker' : $other);
+	}
+	return ();
+}
+
+# The tablespace an io_method row's cold-read gain was measured in, where
+# that gain decided the advice (not within the noise, not from memory).
+sub decided_by_reads
+{
+	my ($row) = @_;
+	return undef unless $row->{setting} eq 'io_method';
+	return undef if $row->{evidence} !~ /^cold reads on tablespace (\S+) / || $row->{evidence} =~ /connection cost decides|served from memory/;
+	return $1;
+}
+
+# The advise cluster's own check of $row (advise-checks.tsv), if it ran:
+# a judge() of the advised value's seconds against the other's.
+sub own_check
+{
+	my ($dir, $row, $value, $other) = @_;
+	my $checks = [ grep { $_->{server} eq $row->{server} && $_->{setting} eq $row->{setting} } @{ runs($dir, 'advise-checks.tsv') } ];
+	return undef unless @$checks;
+	my $r = judge(values_where($checks, 'seconds', value => $value), values_where($checks, 'seconds', value => $other),
+		"$checks->[0]{workload}: $value against $other");
+	# what the workload could gain at most: the share of its time the
+	# micro-operation took (COPY: pg_stat_io's extend_time)
+	my $share = median(@{ values_where($checks, 'share', value => $other) });
+	$r->{effect} .= sprintf('; extension took %.0f%% of its time under %s: at most that to gain', 100 * $share, $other)
+	  if $share ne '';
+	return $r;
+}
+
 # One advice row (a hash of advise.tsv's columns) of a run in $dir:
 # { verdict, effect }. $rows: every advice row of the run (for the other
 # layout's server).
@@ -70,18 +126,31 @@ sub check_advice
 {
 	my ($dir, $row, $rows) = @_;
 	my ($setting, $advice, $current, $server) = @$row{qw(setting advice current server)};
-	return { verdict => 'not checked', effect => 'a limit, not a workload\'s setting' } if $setting =~ /^ulimit/;
-	return { verdict => 'not checked', effect => 'the call\'s own budget' } if $setting eq 'budget';
+	if ($setting =~ /^ulimit/)
+	{
+		# a limit kept is a claim that io_uring's rings at this
+		# max_connections fit in it: the churn runs started this server so
+		return { verdict => 'not checked', effect => 'a limit to raise: the benchmark runs under the limits it has' }
+		  unless $advice =~ /^keep /;
+		my $n = @{ values_where(runs($dir, 'churn-runs.tsv'), 'conn_ms', server => $server, io_method => 'io_uring',
+			max_connections => $row->{max_connections}) };
+		return { verdict => 'not checked', effect => "no churn ran $server under io_uring at max_connections $row->{max_connections}" }
+		  unless $n;
+		return { verdict => 'held',
+			effect => "$server started under io_uring at max_connections $row->{max_connections} within it and churned connections ($n runs)" };
+	}
+	return { verdict => 'not checked', effect => "the call's own budget (it took $row->{seconds} s of $row->{budget} s)" }
+	  if $setting eq 'budget';
 	# before PostgreSQL 18 (its io_method row says there is none): claims for 18
 	my $pre18 = grep { $_->{server} eq $server && $_->{setting} eq 'io_method' && $_->{current} =~ /^none / } @{ $rows // [] };
 	return { verdict => 'not checked', effect => 'a claim for PostgreSQL 18 (this server has no asynchronous I/O)' }
 	  if $pre18 || $advice =~ /^(?:on PostgreSQL 18|none)/;
-	my $keep = $advice =~ /^keep /;
 	if ($setting =~ /^file_extend_method \((\w+)\)$/)
 	{
 		my $fs = $1;
-		my ($value) = $advice =~ /file_extend_method = (\w+)/ or return { verdict => 'not checked', effect => 'no value advised' };
-		my $other = $keep ? ($value eq 'write_zeros' ? 'posix_fallocate' : 'write_zeros') : $current;
+		my ($value, $other) = advised_pair($row) or return { verdict => 'not checked', effect => 'no value advised' };
+		my $own = own_check($dir, $row, $value, $other);
+		return $own if $own;
 		my $copy = runs($dir, 'copy-runs.tsv');
 		my @here = grep { $_->{server} eq $server && $_->{fs} eq $fs } @$copy;
 		return { verdict => 'not checked', effect => "the copy benchmark ran no COPY on $fs on $server" } unless @here;
@@ -97,12 +166,11 @@ sub check_advice
 	}
 	if ($setting eq 'io_method')
 	{
-		my ($value) = $advice =~ /io_method = (\w+)/ or return { verdict => 'not checked', effect => 'no value advised' };
-		$keep ||= $value eq $current;
-		my $other = $value eq 'io_uring' ? $current eq 'io_uring' ? 'worker' : $current : 'io_uring';
-		$other = 'worker' if $other eq $value;
-		if ($row->{evidence} =~ /^cold reads on tablespace/ && $row->{evidence} !~ /connection cost decides|served from memory/)
+		my ($value, $other) = advised_pair($row) or return { verdict => 'not checked', effect => 'no value advised' };
+		if (defined decided_by_reads($row))
 		{
+			my $own = own_check($dir, $row, $value, $other);
+			return $own if $own;
 			my $reads = runs($dir, 'reads-runs.tsv');
 			my @here = grep { $_->{server} eq $server && $_->{workload} eq 'seqscan' } @$reads;
 			return { verdict => 'not checked', effect => "the reads benchmark ran no cold scan on $server" } unless @here;

@@ -22,7 +22,7 @@ our @EXPORT =
   qw(servers io_methods start_cluster postmaster_pid io_uring_fds io_uring_mappings environment
   scratch_filesystems storage_kinds scratch_files query_row default_scratch_dir backend_state_sql hard_limit
   set_soft_limits long_runs start_long_run children_of cancel_leaves_backend_as_was tiny_bench_run
-  poll_until refuse_io_uring_command within);
+  poll_until wait_for_clients_gone refuse_io_uring_command within);
 
 # What pg_config $pg_config answers to $option, run without a shell (its
 # path may hold any character).
@@ -425,6 +425,16 @@ sub poll_until
 		Time::HiRes::usleep(100_000);
 	}
 	return 0;
+}
+
+# The client backends of a run (pgbench's) have exited, and so flushed
+# their I/O statistics, once only the asking session is left.
+sub wait_for_clients_gone
+{
+	my ($node) = @_;
+	poll_until($node, "SELECT count(*) = 1 FROM pg_stat_activity WHERE backend_type = 'client backend'")
+	  or die "the clients' backends did not exit\n";
+	return;
 }
 
 # Start call $sql in background session $bg (a BackgroundPsql of $node,
