@@ -107,7 +107,12 @@ my %rows = (
 	ulimit => row(topic => 'limits', setting => 'ulimit -n', current => '20000', advice => 'keep ulimit -n 20000'),
 	ulimit_raise => row(topic => 'limits', setting => 'ulimit -l', current => '64', advice => 'ulimit -l 8192'),
 	pg15 => row(server => 'pg15', topic => 'io_method', setting => 'io_method', current => 'none (PostgreSQL 15.20: no asynchronous I/O)',
-		advice => 'on PostgreSQL 18: io_method = worker'),
+		advice => 'on PostgreSQL 18: io_method = worker (or io_uring with the rings in one region: see ring layout)'),
+	pg15_layout => row(server => 'pg15', topic => 'io_method', setting => 'ring layout',
+		current => 'separate: 2 mappings per ring, 1964 in every process',
+		advice => 'one region: build PostgreSQL 18 against liburing 2.7 or later'),
+	pg15_fem => row(server => 'pg15', topic => 'file_extend_method', setting => 'file_extend_method (pg_default)',
+		current => 'none (PostgreSQL 15.20 extends one block per write)', advice => 'none before PostgreSQL 16'),
 );
 my @all = values %rows;
 my %check = map { $_ => check_advice($dir, $rows{$_}, \@all) } keys %rows;
@@ -142,7 +147,12 @@ verdict_is('own_reads', 'held', qr/^cold sequential scan of 128 MB in tablespace
 verdict_is('ulimit', 'held', qr/pg18-combined started under io_uring at max_connections 950 within it and churned connections \(3 runs\)/,
 	'a limit kept: the server ran under io_uring at that max_connections');
 verdict_is('ulimit_raise', 'not checked', qr/a limit to raise/, 'a limit to raise');
-verdict_is('pg15', 'not checked', qr/a claim for PostgreSQL 18/, 'advice for PostgreSQL 18 given on 15');
+verdict_is('pg15', 'held',
+	qr/^on PostgreSQL 18 \(pg18-separate, the same ring layout\), connection churn at max_connections 950: io_method worker against io_uring: 0\.5\dx/,
+	'advice for PostgreSQL 18 given on 15, checked on the churn of the 18 server of its ring layout');
+verdict_is('pg15_layout', 'held', qr/^on PostgreSQL 18, connection churn under io_uring at max_connections 950: one region \(pg18-combined\) against separate mappings \(pg18-separate\)/,
+	'the ring layout advised on 15, checked on the 18 servers of either layout');
+verdict_is('pg15_fem', 'not checked', qr/nothing to set/, 'nothing to set before 16');
 
 # A run whose advice its workload contradicted: the report says so and
 # bench/report.pl fails with status 4.

@@ -119,6 +119,44 @@ sub own_check
 	return $r;
 }
 
+# A row of a server before PostgreSQL 18 about what to set on 18 (its
+# io_method, the ring layout), checked on the connection churn of this
+# run's PostgreSQL 18 servers: the layout's claim on the servers of either
+# layout, the io_method's on the server of the layout this one's rings
+# would have (its ring layout row's "now").
+sub pg18_claim
+{
+	my ($dir, $row, $rows) = @_;
+	my @layouts = grep { $_->{setting} eq 'ring layout' && $_->{current} !~ /^none/ && $_->{advice} !~ /^on PostgreSQL 18/ }
+	  @{ $rows // [] };
+	my ($region) = map { $_->{server} } grep { $_->{current} =~ /^one region/ } @layouts;
+	my ($separate) = map { $_->{server} } grep { $_->{current} =~ /^separate/ } @layouts;
+	my $churn = runs($dir, 'churn-runs.tsv');
+	my $mc = $row->{max_connections};
+	if ($row->{setting} eq 'ring layout' && $row->{advice} =~ /^one region/)
+	{
+		return { verdict => 'not checked', effect => 'a claim for PostgreSQL 18: no servers of both layouts in this run' }
+		  unless $region && $separate;
+		my %m = (io_method => 'io_uring', max_connections => $mc);
+		return judge(values_where($churn, 'conn_ms', %m, server => $region), values_where($churn, 'conn_ms', %m, server => $separate),
+			"on PostgreSQL 18, connection churn under io_uring at max_connections $mc: one region ($region) "
+			  . "against separate mappings ($separate)");
+	}
+	if ($row->{setting} eq 'io_method' && $row->{advice} =~ /io_method = (\w+)/)
+	{
+		my $value = $1;
+		my $other = $value eq 'io_uring' ? 'worker' : 'io_uring';
+		my ($mine) = grep { $_->{server} eq $row->{server} && $_->{setting} eq 'ring layout' } @{ $rows // [] };
+		my $twin = ($mine && $mine->{current} =~ /^one region/) ? $region : $separate;
+		return { verdict => 'not checked', effect => 'a claim for PostgreSQL 18: no server of that ring layout in this run' }
+		  unless $twin;
+		my %m = (server => $twin, max_connections => $mc);
+		return judge(values_where($churn, 'conn_ms', %m, io_method => $value), values_where($churn, 'conn_ms', %m, io_method => $other),
+			"on PostgreSQL 18 ($twin, the same ring layout), connection churn at max_connections $mc: io_method $value against $other");
+	}
+	return { verdict => 'not checked', effect => 'a claim for PostgreSQL 18 with no workload declared' };
+}
+
 # One advice row (a hash of advise.tsv's columns) of a run in $dir:
 # { verdict, effect }. $rows: every advice row of the run (for the other
 # layout's server).
@@ -143,8 +181,8 @@ sub check_advice
 	  if $setting eq 'budget';
 	# before PostgreSQL 18 (its io_method row says there is none): claims for 18
 	my $pre18 = grep { $_->{server} eq $server && $_->{setting} eq 'io_method' && $_->{current} =~ /^none / } @{ $rows // [] };
-	return { verdict => 'not checked', effect => 'a claim for PostgreSQL 18 (this server has no asynchronous I/O)' }
-	  if $pre18 || $advice =~ /^(?:on PostgreSQL 18|none)/;
+	return { verdict => 'not checked', effect => 'nothing to set on this server' } if $advice =~ /^none/;
+	return pg18_claim($dir, $row, $rows) if $pre18 || $advice =~ /^on PostgreSQL 18/;
 	if ($setting =~ /^file_extend_method \((\w+)\)$/)
 	{
 		my $fs = $1;
