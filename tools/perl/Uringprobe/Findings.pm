@@ -332,7 +332,7 @@ sub reads_finding
 		($wk ? "$wname " . said($wk) : ()),
 		($over ? "io_uring over $wname " . said($over) : ()),
 		($bitmap ? 'bitmap heap scan, io_uring over sync ' . said($bitmap) : ()),
-		($index ? 'index scan (the control), io_uring over sync ' . said($index) : ()));
+		($index ? 'index scan (the control), io_uring over sync ' . said($index) . control_note($index, $runs, %m) : ()));
 	$f{verdict} = verdict([ judged($uring, 1), 'io_uring faster than sync on a cold seqscan' ], undef,
 		'run the reads benchmark (make bench BENCHES=reads)');
 	$f{advice} = more($over) ? "io_method = io_uring where reads wait on the device ($where here)"
@@ -340,6 +340,18 @@ sub reads_finding
 	  :                        ''
 	  if more($uring) || more($wk);
 	return \%f;
+}
+
+# Where the index-scan control (PostgreSQL 18 reads none of it ahead)
+# differs by more than 5%: that it does not hold, with the time its
+# reads waited (pg_stat_io's read_time, medians) under sync and io_uring.
+sub control_note
+{
+	my ($index, $runs, %m) = @_;
+	return '' unless (more($index) || less($index)) && abs($index->{ratio} - 1) > 0.05;
+	my ($sync, $uring) = map { median(@{ values_of($runs, 'io_read_ms', %m, io_method => $_, workload => 'index') }) } qw(sync io_uring);
+	return ': the control does not hold here'
+	  . ($sync ne '' && $uring ne '' ? sprintf(' (its reads waited %.0f ms under sync, %.0f under io_uring: pg_stat_io read_time)', $sync, $uring) : '');
 }
 
 # The findings of the benchmarks a run had.
