@@ -83,7 +83,8 @@ for my $server (@servers)
 		io_method => $io_method,
 		name => "bench_advise_$server->{name}",
 		# (its own cluster: advise may write in every tablespace of it)
-		settings => [ "max_connections = $connections", 'shared_buffers = 128MB',
+		# (track_io_timing: the COPY checks' extension time in pg_stat_io)
+		settings => [ "max_connections = $connections", 'shared_buffers = 128MB', 'track_io_timing = on',
 			"uringprobe.advise_tablespaces = '*'" ],
 		fail_ok => 1);
 	if (!$started)

@@ -106,6 +106,7 @@ my %rows = (
 		evidence => 'cold reads on tablespace latency_1ms (xfs, sync 170 MB/s), MB/s: io_uring (16 in flight) 1.80x worker; starts: ...'),
 	ulimit => row(topic => 'limits', setting => 'ulimit -n', current => '20000', advice => 'keep ulimit -n 20000'),
 	ulimit_raise => row(topic => 'limits', setting => 'ulimit -l', current => '64', advice => 'ulimit -l 8192'),
+	pg15_ulimit => row(server => 'pg15', topic => 'limits', setting => 'ulimit -l', current => '8192 KiB', advice => 'keep ulimit -l 8192'),
 	pg15 => row(server => 'pg15', topic => 'io_method', setting => 'io_method', current => 'none (PostgreSQL 15.20: no asynchronous I/O)',
 		advice => 'on PostgreSQL 18: io_method = worker (or io_uring with the rings in one region: see ring layout)'),
 	pg15_layout => row(server => 'pg15', topic => 'io_method', setting => 'ring layout',
@@ -147,6 +148,8 @@ verdict_is('own_reads', 'held', qr/^cold sequential scan of 128 MB in tablespace
 verdict_is('ulimit', 'held', qr/pg18-combined started under io_uring at max_connections 950 within it and churned connections \(3 runs\)/,
 	'a limit kept: the server ran under io_uring at that max_connections');
 verdict_is('ulimit_raise', 'not checked', qr/a limit to raise/, 'a limit to raise');
+verdict_is('pg15_ulimit', 'held', qr/^pg18-(?:separate|combined) started under io_uring at max_connections 950 within it/,
+	'a limit kept on 15 (a claim for 18): a PostgreSQL 18 server ran under io_uring within the same limits');
 verdict_is('pg15', 'held',
 	qr/^on PostgreSQL 18 \(pg18-separate, the same ring layout\), connection churn at max_connections 950: io_method worker against io_uring: 0\.5\dx/,
 	'advice for PostgreSQL 18 given on 15, checked on the churn of the 18 server of its ring layout');

@@ -119,6 +119,16 @@ sub own_check
 	return $r;
 }
 
+# The ring layout rows of the run's PostgreSQL 18 servers (a server
+# before 18 says so in its io_method row: "none (...)"; its ring layout
+# row is a claim for 18).
+sub pg18_layout_rows
+{
+	my ($rows) = @_;
+	my %pre18 = map { $_->{server} => 1 } grep { $_->{setting} eq 'io_method' && $_->{current} =~ /^none / } @{ $rows // [] };
+	return grep { $_->{setting} eq 'ring layout' && !$pre18{ $_->{server} } && $_->{current} !~ /^none/ } @{ $rows // [] };
+}
+
 # A row of a server before PostgreSQL 18 about what to set on 18 (its
 # io_method, the ring layout), checked on the connection churn of this
 # run's PostgreSQL 18 servers: the layout's claim on the servers of either
@@ -127,8 +137,7 @@ sub own_check
 sub pg18_claim
 {
 	my ($dir, $row, $rows) = @_;
-	my @layouts = grep { $_->{setting} eq 'ring layout' && $_->{current} !~ /^none/ && $_->{advice} !~ /^on PostgreSQL 18/ }
-	  @{ $rows // [] };
+	my @layouts = pg18_layout_rows($rows);
 	my ($region) = map { $_->{server} } grep { $_->{current} =~ /^one region/ } @layouts;
 	my ($separate) = map { $_->{server} } grep { $_->{current} =~ /^separate/ } @layouts;
 	my $churn = runs($dir, 'churn-runs.tsv');
@@ -164,23 +173,28 @@ sub check_advice
 {
 	my ($dir, $row, $rows) = @_;
 	my ($setting, $advice, $current, $server) = @$row{qw(setting advice current server)};
+	# before PostgreSQL 18 (its io_method row says there is none): claims for 18
+	my $pre18 = grep { $_->{server} eq $server && $_->{setting} eq 'io_method' && $_->{current} =~ /^none / } @{ $rows // [] };
 	if ($setting =~ /^ulimit/)
 	{
 		# a limit kept is a claim that io_uring's rings at this
 		# max_connections fit in it: the churn runs started this server so
+		# (before 18: a PostgreSQL 18 server under the same user's limits)
 		return { verdict => 'not checked', effect => 'a limit to raise: the benchmark runs under the limits it has' }
 		  unless $advice =~ /^keep /;
-		my $n = @{ values_where(runs($dir, 'churn-runs.tsv'), 'conn_ms', server => $server, io_method => 'io_uring',
-			max_connections => $row->{max_connections}) };
+		my $churn = runs($dir, 'churn-runs.tsv');
+		my %m = (io_method => 'io_uring', max_connections => $row->{max_connections});
+		my ($ran) = grep { @{ values_where($churn, 'conn_ms', %m, server => $_) } } $pre18
+		  ? distinct(map { $_->{server} } pg18_layout_rows($rows))
+		  : ($server);
 		return { verdict => 'not checked', effect => "no churn ran $server under io_uring at max_connections $row->{max_connections}" }
-		  unless $n;
+		  unless $ran;
+		my $n = @{ values_where($churn, 'conn_ms', %m, server => $ran) };
 		return { verdict => 'held',
-			effect => "$server started under io_uring at max_connections $row->{max_connections} within it and churned connections ($n runs)" };
+			effect => "$ran started under io_uring at max_connections $row->{max_connections} within it and churned connections ($n runs)" };
 	}
 	return { verdict => 'not checked', effect => "the call's own budget (it took $row->{seconds} s of $row->{budget} s)" }
 	  if $setting eq 'budget';
-	# before PostgreSQL 18 (its io_method row says there is none): claims for 18
-	my $pre18 = grep { $_->{server} eq $server && $_->{setting} eq 'io_method' && $_->{current} =~ /^none / } @{ $rows // [] };
 	return { verdict => 'not checked', effect => 'nothing to set on this server' } if $advice =~ /^none/;
 	return pg18_claim($dir, $row, $rows) if $pre18 || $advice =~ /^on PostgreSQL 18/;
 	if ($setting =~ /^file_extend_method \((\w+)\)$/)
@@ -237,8 +251,7 @@ sub check_advice
 		my $region = $current =~ /^one region/;
 		# the server of the other layout, as its own advice row says
 		my ($twin) = map { $_->{server} }
-		  grep { $_->{setting} eq 'ring layout' && $_->{server} ne $server && ($_->{current} =~ /^one region/) != $region
-			  && $_->{current} !~ /^none/ && $_->{advice} !~ /^on PostgreSQL 18/ } @{ $rows // [] };
+		  grep { $_->{server} ne $server && ($_->{current} =~ /^one region/) != $region } pg18_layout_rows($rows);
 		return { verdict => 'not checked', effect => 'no server of the other layout measured in this run' } unless $twin;
 		my ($with_region, $separate) = $region ? ($server, $twin) : ($twin, $server);
 		my $churn = runs($dir, 'churn-runs.tsv');
