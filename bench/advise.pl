@@ -155,6 +155,10 @@ sub check_rows
 	return;
 }
 
+# An advice row's setting as one word, for a cell's key
+# ("file_extend_method (xfs)": file_extend_method:xfs).
+sub cell_word { my ($setting) = @_; return $setting =~ s/ \((\w+)\)$/:$1/r =~ s/\s+/_/gr; }
+
 # $setting's two file_extend_method values taking turns: concurrent COPY
 # into a new table in tablespace $space.
 sub check_copy
@@ -166,7 +170,7 @@ sub check_copy
 		my ($id, $round, $label) = @_;
 		my (undef, undef, $fem) = split /\t/, $id;
 		cell("advise check: $server->{name} $setting, $fem, $label",
-			server => $server->{name}, setting => $setting, value => $fem);
+			server => $server->{name}, setting => cell_word($setting), value => $fem);
 		$node->safe_psql('postgres', "ALTER SYSTEM SET file_extend_method = '$fem'");
 		$node->reload;
 		poll_until($node, "SELECT current_setting('file_extend_method') = '$fem'")
@@ -218,7 +222,8 @@ sub check_cold_scan
 	repeat_rounds('advise-checks', [ map { "$server->{name}\t$setting\t$_" } @methods ], $check_rounds, sub {
 		my ($id, $round, $label) = @_;
 		my (undef, undef, $m) = split /\t/, $id;
-		cell("advise check: $server->{name} $setting, $m, $label", server => $server->{name}, setting => $setting, value => $m);
+		cell("advise check: $server->{name} $setting, $m, $label",
+			server => $server->{name}, setting => cell_word($setting), value => $m);
 		use_io_method($node, $m);
 		$node->safe_psql('postgres', "SELECT uringprobe_reads(rel => 'advise_check_scan', passes => 0)");
 		my $r = measured_run($node, $seqscan, 'SELECT count(*) FROM advise_check_scan', 1, $server->{major});

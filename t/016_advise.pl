@@ -173,8 +173,8 @@ for my $server (@servers)
 	io_method_measured($by->{'io_method'}, $cell);
 	my ($measured) = $by->{'io_method'}{evidence} =~ /fork \+ exit of this process with (\d+) rings/;
 	like($by->{'io_method'}{evidence},
-		qr/^cold reads on tablespace pg_default \(\w+, sync [\d.]+ MB\/s\), MB\/s: io_uring \(16 in flight\) [\d.]+x worker \(3 threads\), 95% interval [\d.]+-[\d.]+, .*; starts: $rings rings/,
-		"$cell: cold reads measured (io_uring at effective_io_concurrency, worker at io_workers), then $rings rings, and they would start");
+		qr/^cold reads on tablespace pg_default \(\w+, sync [\d.]+ MB\/s\), MB\/s: io_uring \((\d+) in flight: effective_io_concurrency \d+; a backend may pin shared_buffers \d+ \/ \d+ processes = \d+ buffers, reads of io_combine_limit \d+ blocks; \d+ kB reads\) [\d.]+x worker \(3 threads\), 95% interval [\d.]+-[\d.]+, .*; starts: $rings rings/,
+		"$cell: cold reads measured (io_uring as deep as the server's read streams may go, worker at io_workers), then $rings rings, and they would start");
 	like($by->{'io_method'}{cost}, qr/^cold reads [\d.]+x worker's speed under io_uring on tablespace pg_default; [+-]?\d+ us /,
 		"$cell: the cost quotes the read gain next to each connection's cost");
 	ok(defined $measured

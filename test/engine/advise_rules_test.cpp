@@ -1,7 +1,9 @@
 // Every rule of uringprobe_advise() on made-up figures: the row each
 // branch gives, word for word where the wording is the rule's point. No
 // clock, no kernel, no file is involved (advise_rules.hpp).
+#include "advise/advise_measure.hpp"
 #include "advise/advise_rules.hpp"
+#include "uring/pg_ring_plan.hpp"
 
 #include <gtest/gtest.h>
 
@@ -563,6 +565,35 @@ ReadsSummary cold_reads(double median, double lo, double hi, int rounds = 5,
 
 } // namespace
 
+// The advice reads as deep as the server's read streams may: no more than
+// effective_io_concurrency, nor than the buffers a backend may pin hold
+// reads of io_combine_limit blocks (the reads benchmark's clusters kept 6
+// in flight at these defaults; the advise benchmark's, at 950 connections,
+// one).
+TEST(AdviseRules, ReadDepthFollowsWhatABackendMayPin) {
+    Pg18Settings s; // 128 MB, 100 connections, eic 16, 128 kB reads
+    ReadDepth d = pg18_read_depth(s);
+    EXPECT_EQ(d.processes, 100 + 16 + 8 + 10 + 2 + 6 + 32);
+    EXPECT_EQ(d.pin_limit, 16384 / 174);
+    EXPECT_EQ(d.in_flight, 6);
+    EXPECT_EQ(d.why, "effective_io_concurrency 16; a backend may pin shared_buffers 16384 / 174 "
+                     "processes = 94 buffers, reads of io_combine_limit 16 blocks");
+    s.max_connections = 950;
+    s.max_wal_senders = 0;
+    EXPECT_EQ(pg18_read_depth(s).in_flight, 1);
+    s.shared_buffers = 16 * 16384; // 2 GB: the pins allow 16, eic too
+    EXPECT_EQ(pg18_read_depth(s).in_flight, 16);
+    s.effective_io_concurrency = 4;
+    EXPECT_EQ(pg18_read_depth(s).in_flight, 4);
+    s.effective_io_concurrency = 0; // nothing read ahead: one at a time
+    EXPECT_EQ(pg18_read_depth(s).in_flight, 1);
+    // reads in io_combine_limit's size, a power of two of kB
+    EXPECT_EQ(read_block_kb(16), 128);
+    EXPECT_EQ(read_block_kb(128), 1024);
+    EXPECT_EQ(read_block_kb(10), 64);
+    EXPECT_EQ(read_block_kb(1), 8);
+}
+
 // io_method weighs what cold reads gain under io_uring against what every
 // connection pays for its rings.
 TEST(AdviseRules, IoMethodWeighsColdReadsAgainstConnections) {
@@ -572,10 +603,11 @@ TEST(AdviseRules, IoMethodWeighsColdReadsAgainstConnections) {
     EXPECT_EQ(r.confidence, "high");
     EXPECT_EQ(r.cost, "cold reads 1.77x worker's speed under io_uring on tablespace slow; +50 us "
                       "(20-90 us, 5 runs) per connection, 5% of a bare fork (one region)");
-    EXPECT_TRUE(starts_with(r.evidence,
-                            "cold reads on tablespace slow (xfs, sync 170 MB/s), MB/s: io_uring "
-                            "(16 in flight) 1.77x worker (3 threads), 95% interval 1.71-1.82, and "
-                            "2.83x sync; 270 MB/s worker, 478 io_uring (5 rounds); starts: "))
+    EXPECT_TRUE(starts_with(
+        r.evidence,
+        "cold reads on tablespace slow (xfs, sync 170 MB/s), MB/s: io_uring "
+        "(16 in flight; 128 kB reads) 1.77x worker (3 threads), 95% interval 1.71-1.82, and "
+        "2.83x sync; 270 MB/s worker, 478 io_uring (5 rounds); starts: "))
         << r.evidence;
     // The same gain, connections dear (separate mappings): io_uring for the
     // reads, worker named for churning connections; not sure.

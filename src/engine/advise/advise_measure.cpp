@@ -303,14 +303,25 @@ ExtendSummary ExtendMeasurement::summary() const {
 
 // ---- reads ----
 
+// io_combine_limit's reads in kB, as uringprobe_reads() takes them: the
+// power of two at or below it (4 to 1024).
+int read_block_kb(int io_combine_limit) {
+    const int kb = std::max(1, io_combine_limit) * 8;
+    int p = 4;
+    while (p * 2 <= kb && p < 1024)
+        p *= 2;
+    return p;
+}
+
 ReadsMeasurement::ReadsMeasurement(const AdviseContext& c, std::string tablespace, std::string dir,
                                    std::string fs, dev_t dev, int max_scratch_mb,
                                    const std::function<bool()>& should_stop)
     : should_stop_(should_stop), tablespace_(std::move(tablespace)), dir_(std::move(dir)),
       fs_(std::move(fs)), dev_(dev), mb_(std::min(kReadsMb, max_scratch_mb)),
       max_scratch_mb_(max_scratch_mb), workers_(c.server.settings.io_workers),
-      // effective_io_concurrency 0 reads nothing ahead: one in flight
-      in_flight_(std::max(1, c.server.settings.effective_io_concurrency)) {
+      // as deep as the server's read streams may go, in its reads' size
+      depth_(pg18_read_depth(c.server.settings)), in_flight_(depth_.in_flight),
+      block_kb_(read_block_kb(c.server.settings.io_combine_limit)) {
     m_.name = "cold reads on " + fs_ + " (" + dir_ + ")";
     // writing the file, then three reads of it; a slow device is found
     // out by the first round's time
@@ -331,7 +342,7 @@ bool ReadsMeasurement::round(int round_no) {
         ReadsParams p;
         p.method = methods[i];
         p.pattern = ReadPattern::sequential;
-        p.block_kb = 128; // io_combine_limit's default
+        p.block_kb = block_kb_;
         p.in_flight = in_flight_;
         p.workers = workers_;
         p.cache = CacheState::cold;
@@ -365,6 +376,8 @@ ReadsSummary ReadsMeasurement::summary() const {
     s.failed = m_.failed;
     s.workers = workers_;
     s.in_flight = in_flight_;
+    s.depth_why = depth_.why;
+    s.block_kb = block_kb_;
     s.mb = mb_;
     if (m_.rounds == 0) {
         s.not_measured = !m_.failed.empty() ? m_.failed : "the budget had no room for a round";

@@ -100,10 +100,13 @@ private:
 // Each read run reads a file of this many MB (or uringprobe.max_scratch_mb).
 constexpr int kReadsMb = 32;
 
+int read_block_kb(int io_combine_limit);
+
 class ReadsMeasurement {
 public:
     // In `dir` (resolved, on filesystem `fs`), for `tablespace`: workers
-    // and depth from the server's io_workers and effective_io_concurrency.
+    // from the server's io_workers; reads of its io_combine_limit, as
+    // many in flight as its read streams may keep (pg18_read_depth).
     ReadsMeasurement(const AdviseContext& c, std::string tablespace, std::string dir,
                      std::string fs, dev_t dev, int max_scratch_mb,
                      const std::function<bool()>& should_stop);
@@ -120,7 +123,9 @@ private:
     const std::function<bool()>& should_stop_;
     std::string tablespace_, dir_, fs_;
     dev_t dev_;
-    int mb_, max_scratch_mb_, workers_, in_flight_;
+    int mb_, max_scratch_mb_, workers_;
+    ReadDepth depth_;
+    int in_flight_, block_kb_;
     std::vector<double> sync_, workers_mbps_, uring_;
     std::vector<double> uring_over_workers_, uring_over_sync_;
     Measurement m_;

@@ -106,7 +106,8 @@ struct ReadsSummary {
     std::string tablespace;   // the first tablespace on this filesystem
     std::string fs, dir;
     int rounds = 0;
-    int workers = 3, in_flight = 16;
+    int workers = 3, in_flight = 16, block_kb = 128;
+    std::string depth_why; // how in_flight follows from the server's settings
     int mb = 32;
     RunSummary sync_mbps, workers_mbps, uring_mbps;
     RunSummary uring_over_workers, uring_over_sync; // per round, of MB/s

@@ -5,6 +5,7 @@
 #include "os/process_snapshot.hpp"
 #include "uring/ring.hpp"
 
+#include <algorithm>
 #include <string>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -17,6 +18,7 @@ namespace {
 // = MaxBackends + NUM_AUXILIARY_PROCS (6 + MAX_IO_WORKERS) - MAX_IO_WORKERS.
 constexpr int kSpecialWorkerProcs = 2;
 constexpr int kAuxiliaryProcsWithoutIoWorkers = 6;
+constexpr int kMaxIoWorkers = 32; // MAX_IO_WORKERS: counted among the auxiliary processes
 
 #ifdef URINGPROBE_HAVE_QUEUE_INIT_MEM
 constexpr bool kHaveQueueInitMem = true;
@@ -60,6 +62,11 @@ const ParamTable<Pg18Settings>& pg18_settings_params() {
         number_row<S, &S::effective_io_concurrency>(
             integer_param("effective_io_concurrency", pg18.effective_io_concurrency, 0, 1000,
                           "effective_io_concurrency")),
+        number_row<S, &S::shared_buffers>(integer_param("shared_buffers", pg18.shared_buffers, 16,
+                                                        1073741823,
+                                                        "shared_buffers, in 8 kB blocks")),
+        number_row<S, &S::io_combine_limit>(integer_param(
+            "io_combine_limit", pg18.io_combine_limit, 1, 128, "io_combine_limit, in 8 kB blocks")),
         boolean_row<S, &S::built_with_queue_init_mem>(
             boolean_param("queue_init_mem", kHaveQueueInitMem,
                           "the server's liburing has io_uring_queue_init_mem")
@@ -85,6 +92,22 @@ ProcessLimits current_limits() {
     const ProcessSnapshot self = snapshot_process(getpid());
     lim.open_fds = static_cast<int>(self.open_fds - self.io_uring_fds);
     return lim;
+}
+
+ReadDepth pg18_read_depth(const Pg18Settings& s) {
+    ReadDepth d;
+    d.processes = s.max_connections + s.autovacuum_worker_slots + s.max_worker_processes +
+                  s.max_wal_senders + kSpecialWorkerProcs + kAuxiliaryProcsWithoutIoWorkers +
+                  kMaxIoWorkers;
+    d.pin_limit = s.shared_buffers / d.processes;
+    const int combine = std::max(1, s.io_combine_limit);
+    const int by_pins = (d.pin_limit + combine - 1) / combine;
+    d.in_flight = std::max(1, std::min(s.effective_io_concurrency, by_pins));
+    d.why = "effective_io_concurrency " + std::to_string(s.effective_io_concurrency) +
+            "; a backend may pin shared_buffers " + std::to_string(s.shared_buffers) + " / " +
+            std::to_string(d.processes) + " processes = " + std::to_string(d.pin_limit) +
+            " buffers, reads of io_combine_limit " + std::to_string(combine) + " blocks";
+    return d;
 }
 
 RingPlan plan_pg18_rings(const Pg18Settings& s, const IoUringCaps& caps, const ProcessLimits& lim) {

@@ -23,6 +23,9 @@ struct Pg18Settings {
     // a read stream's distance (uringprobe_advise() reads with them).
     int io_workers = 3;
     int effective_io_concurrency = 16;
+    // What a read stream may pin, and reads at a time: in 8 kB blocks.
+    int shared_buffers = 16384;
+    int io_combine_limit = 16;
     // The server was built with io_uring_queue_init_mem (liburing 2.5 on;
     // 2.7 and later size the rings right).
     bool built_with_queue_init_mem = false;
@@ -63,6 +66,19 @@ void validate(const Pg18Settings& s);
 
 ProcessLimits current_limits();
 RingPlan plan_pg18_rings(const Pg18Settings& s, const IoUringCaps& caps, const ProcessLimits& lim);
+
+// How many reads one of PostgreSQL 18's read streams (a sequential scan)
+// keeps in flight at most: effective_io_concurrency, but no more than the
+// buffers a backend may pin (shared_buffers over every process that may
+// pin: MaxBackends and the auxiliary processes, io workers included) hold
+// reads of io_combine_limit blocks; at least one.
+struct ReadDepth {
+    int in_flight = 1;
+    int pin_limit = 0; // buffers one backend may pin
+    int processes = 0;
+    std::string why; // how in_flight follows from the settings
+};
+ReadDepth pg18_read_depth(const Pg18Settings& s);
 
 // A ring of `entries` (rounded up to a power of two, as the kernel does)
 // where none could be created to measure one, in the kernel's layout since 5.4: one mapping for

@@ -82,7 +82,7 @@ my @benchmarks = (
 			{
 				id => 'checks',
 				file => 'advise-checks.tsv',
-				runs => { key => [qw(server setting value)], metrics => [ [ seconds => 'lower' ] ] }
+				runs => { key => [qw(server setting value)], metrics => [ [ seconds => 'lower' ] ], name => 'advise-checks' }
 			},
 		],
 		variables => [
