@@ -129,8 +129,9 @@ ReadsJudgement judge_reads(const ReadsSummary& r) {
         j.better = "worker";
     } else {
         j.decisive = false;
+        j.flat = true;
         j.why = "cold reads within " + fixed(kReadGainMargin * 100, 0) +
-                "% either way: the connection cost decides";
+                "% either way: io_uring buys them nothing here, so the connection cost decides";
     }
     return j;
 }
@@ -147,8 +148,10 @@ AdviceRow io_method_advice(const AdviseContext& c, const ForkCostSummary& fork,
         return io_method_would_not_start(c, current, fork);
     // It starts. What cold reads gain under io_uring, against what every
     // connection pays for the rings: a decisive read gain decides, the
-    // connection cost beside it; else the connection cost decides. Not
-    // measured: the current value is kept, not guessed at.
+    // connection cost beside it; reads measured on a device and within the
+    // margin: worker (io_uring buys nothing, connections pay); else (reads
+    // not measured, or from memory) the connection cost decides. No fork
+    // cost: the current value is kept, not guessed at.
     const auto& own = fork.layout(plan.one_region);
     const LayoutJudgement j = own ? judge_layout(*own) : LayoutJudgement{};
     const ReadsJudgement rj = judge_reads(reads);
@@ -164,6 +167,12 @@ AdviceRow io_method_advice(const AdviseContext& c, const ForkCostSummary& fork,
     } else if (rj.better == "worker") {
         advice = on18(c) + "io_method = worker";
         confidence = confidence_of(reads.rounds, rj.decisive, false);
+    } else if (rj.flat && own) {
+        // Nothing gained on reads, and every connection pays for its rings
+        // under io_uring, however little: worker. (make bench's churn check
+        // contradicted io_uring advised here for one region's +60 us.)
+        advice = on18(c) + "io_method = worker";
+        confidence = "medium";
     } else {
         advice = on18(c) + (acceptable ? "io_method = io_uring" : "io_method = worker");
         if (!own)

@@ -32,7 +32,8 @@ constexpr double kZerosMargin = 1.0;
 
 // Cold reads: io_uring's MB/s over worker's beyond this share (the whole
 // interval past 1, the median past the margin) decides io_method by
-// itself; within it the connection cost decides.
+// itself; within it io_uring buys nothing and worker's connections pay no
+// rings: worker.
 constexpr double kReadGainMargin = 0.10;
 
 // "high" only with kEnoughRounds rounds and an interval that decides; a
@@ -73,6 +74,7 @@ ExtendJudgement judge_extend_ratio(const RunSummary& fallocate_over_zeros);
 struct ReadsJudgement {
     std::string better;
     bool decisive = false;
+    bool flat = false; // measured on a device, within the margin: io_uring buys nothing
     std::string why;
     std::string text;
 };
