@@ -17,8 +17,8 @@
 #   file_extend_method (<space>)  concurrent COPY (bench/copy.sql) by
 #       URINGPROBE_ADVISE_CONCURRENCY pgbench clients of
 #       URINGPROBE_ADVISE_CHECK_COPY_MB MB of narrow rows in all into a new
-#       table in that tablespace, switched by a reload; the share of its
-#       time pg_stat_io counted as extension;
+#       table in that tablespace, switched by a reload; the share of the
+#       sessions' time pg_stat_io counted as extension;
 #   io_method, where a cold-read gain decided it  a cold sequential scan of
 #       a URINGPROBE_ADVISE_CHECK_TABLE_MB MB table in the tablespace the
 #       gain was measured in, the server restarted into each io_method and
@@ -184,8 +184,9 @@ sub check_copy
 		die "$server->{name}: pgbench failed:\n$out\n$err\n" unless $out =~ /actually processed: $copies\/$copies/;
 		wait_for_clients_gone($node);
 		my $extend_ms = $node->safe_psql('postgres', "SELECT coalesce(sum(extend_time), 0) FROM pg_stat_io WHERE object = 'relation'");
+		# the share of the sessions' time: extend_time is summed over them
 		run_row($checks, $server->{name}, $setting, $workload, $fem, $round, sprintf('%.3f', $seconds),
-			sprintf('%.3f', $extend_ms / 1000 / $seconds));
+			sprintf('%.3f', $extend_ms / 1000 / ($seconds * $concurrency)));
 		return { seconds => $seconds };
 	});
 	$node->safe_psql('postgres', 'DROP TABLE copy_target; ALTER SYSTEM RESET file_extend_method');

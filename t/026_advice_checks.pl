@@ -141,7 +141,7 @@ verdict_is('layout', 'held', qr/one region \(pg18-combined\) against separate ma
 verdict_is('keep_layout', 'held', qr/one region \(pg18-combined\) against separate mappings \(pg18-separate\)/,
 	'one region kept, the other layout slower');
 verdict_is('own_copy', 'held',
-	qr/^concurrent COPY into tablespace latency_1ms \(4 clients\): write_zeros against posix_fallocate: 0\.8\dx the time \(95% interval .*; extension took 30% of its time under posix_fallocate: at most that to gain$/,
+	qr/^concurrent COPY into tablespace latency_1ms \(4 clients\): write_zeros against posix_fallocate: 0\.8\dx the time \(95% interval .*; extension took 30% of its sessions' time under posix_fallocate: at most that to gain$/,
 	'write_zeros advised, checked by the advise cluster\'s own COPY, with the share extension had');
 verdict_is('own_reads', 'held', qr/^cold sequential scan of 128 MB in tablespace latency_1ms: io_uring against worker: 0\.5\dx the time/,
 	'io_uring advised for its read gain, checked by the advise cluster\'s own cold scans');

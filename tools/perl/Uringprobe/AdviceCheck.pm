@@ -114,7 +114,7 @@ sub own_check
 	# what the workload could gain at most: the share of its time the
 	# micro-operation took (COPY: pg_stat_io's extend_time)
 	my $share = median(@{ values_where($checks, 'share', value => $other) });
-	$r->{effect} .= sprintf('; extension took %.0f%% of its time under %s: at most that to gain', 100 * $share, $other)
+	$r->{effect} .= sprintf('; extension took %.0f%% of its sessions\' time under %s: at most that to gain', 100 * $share, $other)
 	  if $share ne '';
 	return $r;
 }
