@@ -167,10 +167,15 @@ sub default_scratch_dir
 # A query a backend runs to say what it holds, as one string: open fds,
 # io_uring fds, io_uring mappings, threads, and the length of its children
 # list (0: none).
+# Threads: the kernel's io-wq workers (iou-wrk-*) left out: they belong to
+# the process's io_uring context, not to a ring, and idle out on their own
+# within seconds (CI saw one still there just after a cancelled completions
+# run); a ring left behind shows in the io_uring fds and mappings.
 sub backend_state_sql
 {
 	return "SELECT open_fds || ',' || io_uring_fds || ',' || io_uring_mappings || ',' "
-	  . "|| (SELECT count(*) FROM pg_ls_dir('/proc/self/task')) || ',' "
+	  . "|| (SELECT count(*) FROM pg_ls_dir('/proc/self/task') t "
+	  . "WHERE pg_read_file('/proc/self/task/' || t || '/comm', 0, 64, true) NOT LIKE 'iou-wrk%') || ',' "
 	  . "|| length(pg_read_file('/proc/' || pg_backend_pid() || '/task/' || pg_backend_pid() || '/children')) "
 	  . "FROM uringprobe_backend()";
 }
