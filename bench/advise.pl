@@ -218,8 +218,7 @@ sub check_cold_scan
 		"CREATE TABLE advise_check_scan (id int, r int, pad text) TABLESPACE $space; "
 		  . "INSERT INTO advise_check_scan SELECT g, hashint4(g) & 1048575, repeat('x', 200) "
 		  . "FROM generate_series(1, $table_mb * 4000) g; VACUUM ANALYZE advise_check_scan; CHECKPOINT");
-	my $seqscan = 'SET enable_indexscan = off; SET enable_indexonlyscan = off; SET enable_bitmapscan = off; '
-	  . 'SET max_parallel_workers_per_gather = 0;';
+	my $seqscan = "$seqscan_only SET max_parallel_workers_per_gather = 0;";
 	repeat_rounds('advise-checks', [ map { "$server->{name}\t$setting\t$_" } @methods ], $check_rounds, sub {
 		my ($id, $round, $label) = @_;
 		my (undef, undef, $m) = split /\t/, $id;

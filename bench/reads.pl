@@ -303,7 +303,7 @@ sub cpu_ms
 # visible: count(*) would read an index instead), and a column of every
 # row fetched (a bitmap heap scan skips all-visible pages it need not read).
 my %workload_sql = (
-	seqscan => [ 'SET enable_indexscan = off; SET enable_indexonlyscan = off; SET enable_bitmapscan = off;',
+	seqscan => [ $seqscan_only,
 		'SELECT count(*) FROM %t' ],
 	bitmap => [ 'SET enable_seqscan = off; SET enable_indexscan = off; SET enable_indexonlyscan = off;',
 		'SELECT count(pad) FROM %t WHERE r < %r' ],
@@ -393,7 +393,7 @@ sub run_once
 sub concurrent_scans
 {
 	my ($node, $setup, @tables) = @_;
-	my $scan = 'SET enable_indexscan = off; SET enable_indexonlyscan = off; SET enable_bitmapscan = off;';
+	my $scan = $seqscan_only;
 	my @h;
 	my $t0 = Time::HiRes::time;
 	for my $rel (@tables)

@@ -50,7 +50,7 @@ for my $server (@servers)
 	# under a quarter of shared_buffers: a scan reads it into shared
 	# buffers, not through a ring of a few (bulk reads of a bigger table)
 	my $relpages = $node->safe_psql('postgres', "SELECT pg_relation_size('t') / 8192");
-	my $seqscan = 'SET enable_indexscan = off; SET enable_indexonlyscan = off; SET enable_bitmapscan = off;';
+	my $seqscan = $seqscan_only;
 	my $indexscan = 'SET enable_seqscan = off; SET enable_bitmapscan = off; SET enable_indexonlyscan = off;';
 
 	for my $m (qw(sync worker io_uring))

@@ -10,7 +10,11 @@ use IPC::Run ();
 use JSON::PP ();
 use Time::HiRes ();
 
-our @EXPORT = qw(make_cold start_aios_sampler finish_aios_sampler measured_run set_read_ahead $measured_app);
+our @EXPORT = qw(make_cold start_aios_sampler finish_aios_sampler measured_run set_read_ahead $measured_app $seqscan_only);
+
+# The settings that leave a sequential scan the only plan for count(*) (an
+# all-visible table would be read through an index instead).
+our $seqscan_only = 'SET enable_indexscan = off; SET enable_indexonlyscan = off; SET enable_bitmapscan = off;';
 
 # The application_name of the session whose reads are sampled; its
 # statement must hold "measured run" (a comment will do).
