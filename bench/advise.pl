@@ -214,10 +214,7 @@ sub check_cold_scan
 {
 	my ($server, $node, $setting, $space, @methods) = @_;
 	my $workload = "cold sequential scan of $table_mb MB in tablespace $space";
-	$node->safe_psql('postgres',
-		"CREATE TABLE advise_check_scan (id int, r int, pad text) TABLESPACE $space; "
-		  . "INSERT INTO advise_check_scan SELECT g, hashint4(g) & 1048575, repeat('x', 200) "
-		  . "FROM generate_series(1, $table_mb * 4000) g; VACUUM ANALYZE advise_check_scan; CHECKPOINT");
+	create_read_table($node, 'advise_check_scan', $space, $table_mb * $read_table_rows_per_mb);
 	my $seqscan = "$seqscan_only SET max_parallel_workers_per_gather = 0;";
 	repeat_rounds('advise-checks', [ map { "$server->{name}\t$setting\t$_" } @methods ], $check_rounds, sub {
 		my ($id, $round, $label) = @_;

@@ -17,7 +17,8 @@
 #   index    an index scan of 10% of rows in id order: the control,
 #            PostgreSQL 18 does not read ahead for it
 #   prewarm  pg_prewarm('t') (its own read stream)
-#   vacuum   VACUUM t after 10% of its rows were updated
+#   vacuum   VACUUM t after 10% of its rows were updated in place (each
+#            page keeps room for them: every workload reads the same pages)
 #   concurrent  8 sessions at once, each a sequential scan of a table of
 #            its own (an eighth of t each): their wall time
 # io_method takes turns in every round (a restart each): sync, worker
@@ -206,7 +207,7 @@ for my $st (@storage)
 
 # One cluster per server; per storage a tablespace with the table.
 my %node;
-my $rows_per_mb = 4000;    # ~250 bytes a row with its header
+my %pages;    # server -> table -> its pages as made: no workload changes them
 for my $server (@servers)
 {
 	# PostgreSQL's default shared_buffers: a read stream may pin only its
@@ -218,7 +219,7 @@ for my $server (@servers)
 			'track_io_timing = on', 'max_wal_size = 4GB', $server->{major} >= 18 ? ("io_max_combine_limit = '1MB'") : () ]);
 	$node->safe_psql('postgres', 'CREATE EXTENSION uringprobe; CREATE EXTENSION pg_buffercache');
 	$node->safe_psql('postgres', 'CREATE EXTENSION pg_prewarm') if $server->{major} >= 18;
-	my $rows = $table_mb * $rows_per_mb;
+	my $rows = $table_mb * $read_table_rows_per_mb;
 	for my $st (@usable)
 	{
 		my $ts = "ts_$st->{name}" =~ s/[^a-z0-9_]/_/gr;
@@ -226,15 +227,14 @@ for my $server (@servers)
 		mkdir $loc;
 		$node->safe_psql('postgres', "CREATE TABLESPACE $ts LOCATION '$loc'");
 		my $t = "t_$ts";
-		$node->safe_psql('postgres',
-			"CREATE TABLE $t (id int, r int, pad text) TABLESPACE $ts;
-			 INSERT INTO $t SELECT g, hashint4(g) & 1048575, repeat('x', 200) FROM generate_series(1, $rows) g;
-			 CREATE INDEX ${t}_r ON $t (r) TABLESPACE $ts; CREATE INDEX ${t}_id ON $t (id) TABLESPACE $ts;
-			 VACUUM ANALYZE $t; CHECKPOINT;");
+		create_read_table($node, $t, $ts, $rows);
+		$pages{ $server->{name} }{$t} = $node->safe_psql('postgres', "SELECT pg_relation_size('$t') / 8192");
 		next unless grep { $_ eq 'concurrent' } @workloads;
 		my $each = int($rows / $concurrent);
 		$node->safe_psql('postgres',
-			join('', map { "CREATE TABLE ${t}_c$_ TABLESPACE $ts AS SELECT * FROM $t WHERE id <= $each;" } 1 .. $concurrent)
+			join('',
+				map { "CREATE TABLE ${t}_c$_ WITH (fillfactor = 85) TABLESPACE $ts AS SELECT * FROM $t WHERE id <= $each;" }
+				  1 .. $concurrent)
 			  . "VACUUM ANALYZE; CHECKPOINT;");
 	}
 	join_caps($node);
@@ -323,10 +323,14 @@ sub run_once
 	set_read_ahead($st, $ra);
 	my $t = "t_ts_$st->{name}" =~ s/[^a-z0-9_]/_/gr;
 	my $n = int($node{ $server->{name} }{rows} / 10);
-	if ($workload eq 'vacuum')
-	{
-		$node->safe_psql('postgres', "UPDATE $t SET pad = pad WHERE id % 10 = 0; CHECKPOINT;");
-	}
+	# every workload reads the table as it was made: VACUUM's updates stay
+	# on their pages (else which layout a run found would depend on how
+	# many VACUUM runs came before it, and io_methods taking turns in a
+	# fixed order would each find one of them)
+	my $pages = $node->safe_psql('postgres', "SELECT pg_relation_size('$t') / 8192");
+	die "$t has $pages pages, $pages{ $server->{name} }{$t} as made: a workload changed its layout\n"
+	  unless $pages == $pages{ $server->{name} }{$t};
+	update_in_place($node, $t) if $workload eq 'vacuum';
 	# cold: out of shared buffers (or a restart before 18), out of the page
 	# cache; os: in the page cache, out of shared buffers (what a restarted
 	# server finds on a machine that read it lately). The concurrent scans'

@@ -5,7 +5,8 @@
 # under io_method io_uring and worker a cold sequential scan keeps more than
 # one read in flight (pg_aios, sampled from another session), under sync
 # at most one; an index scan, which PostgreSQL 18 does not read ahead for,
-# at most one under every io_method (the benchmark's control).
+# at most one under every io_method (the benchmark's control); VACUUM's
+# workload leaves the table's layout as it was for the others.
 use strict;
 use warnings;
 use PostgreSQL::Test::Utils;
@@ -43,10 +44,7 @@ for my $server (@servers)
 	my $loc = "$slow->{dir}/streams_$server->{name}";
 	mkdir $loc or die "mkdir $loc: $!\n";
 	$node->safe_psql('postgres', "CREATE TABLESPACE slow LOCATION '$loc'");
-	$node->safe_psql('postgres',
-		"CREATE TABLE t (id int, pad text) TABLESPACE slow;
-		 INSERT INTO t SELECT g, repeat('x', 200) FROM generate_series(1, 100000) g;
-		 CREATE INDEX t_id ON t (id) TABLESPACE slow; VACUUM ANALYZE t; CHECKPOINT;");
+	create_read_table($node, 't', 'slow', 100000);
 	# under a quarter of shared_buffers: a scan reads it into shared
 	# buffers, not through a ring of a few (bulk reads of a bigger table)
 	my $relpages = $node->safe_psql('postgres', "SELECT pg_relation_size('t') / 8192");
@@ -95,7 +93,29 @@ for my $server (@servers)
 		cmp_ok($aios->{samples}, '>', 0, "$cell: the index scan sampled ($aios->{samples} samples)");
 		cmp_ok($aios->{max}, '<=', 1, "$cell: an index scan keeps at most one read in flight ($aios->{max})");
 	}
-	$node->safe_psql('postgres', 'DROP TABLE t; DROP TABLESPACE slow');
+
+	# VACUUM's workload leaves the table as it was made for the others:
+	# its updates stay on their pages, so the same pages, and an index scan
+	# reads the same blocks, after two of its rounds
+	make_cold($node, $server->{major}, 't', 't_id');
+	my $before = measured_run($node, $indexscan, 'SELECT count(pad) FROM t WHERE id <= 10000', 1);
+	for my $round (1, 2)
+	{
+		is(update_in_place($node, 't'), 10000, "$server->{name}: VACUUM's round $round updated a tenth of the rows in place");
+		$node->safe_psql('postgres', 'VACUUM t');
+	}
+	is($node->safe_psql('postgres', "SELECT pg_relation_size('t') / 8192"), $relpages,
+		"$server->{name}: after two VACUUM rounds the table has its pages as made ($relpages)");
+	make_cold($node, $server->{major}, 't', 't_id');
+	my $after = measured_run($node, $indexscan, 'SELECT count(pad) FROM t WHERE id <= 10000', 1);
+	is("$after->{read} $after->{hit}", "$before->{read} $before->{hit}",
+		"$server->{name}: and the index scan reads and hits the blocks it did before");
+	# on pages without room the updates leave them, and that is refused
+	$node->safe_psql('postgres', 'CREATE TABLE packed TABLESPACE slow AS SELECT * FROM t');
+	eval { update_in_place($node, 'packed') };
+	like($@, qr/^update_in_place\(packed\): \d+ of 10000 updates stayed on their page/,
+		"$server->{name}: updates that moved rows to other pages are refused");
+	$node->safe_psql('postgres', 'DROP TABLE t, packed; DROP TABLESPACE slow');
 	$node->stop;
 }
 

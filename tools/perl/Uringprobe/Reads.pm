@@ -10,7 +10,8 @@ use IPC::Run ();
 use JSON::PP ();
 use Time::HiRes ();
 
-our @EXPORT = qw(make_cold start_aios_sampler finish_aios_sampler measured_run set_read_ahead $measured_app $seqscan_only);
+our @EXPORT = qw(make_cold start_aios_sampler finish_aios_sampler measured_run set_read_ahead create_read_table
+  update_in_place $read_table_rows_per_mb $measured_app $seqscan_only);
 
 # The settings that leave a sequential scan the only plan for count(*) (an
 # all-visible table would be read through an index instead).
@@ -19,6 +20,44 @@ our $seqscan_only = 'SET enable_indexscan = off; SET enable_indexonlyscan = off;
 # The application_name of the session whose reads are sampled; its
 # statement must hold "measured run" (a comment will do).
 our $measured_app = 'uringprobe_reads_measured';
+
+# The reads benchmark's table $t in tablespace $ts: $rows rows (id in
+# order, r uniform over 0 .. 2^20 - 1, 200 bytes of pad), indexes on r
+# and id, analyzed and all visible. Each page keeps 15% free (fillfactor
+# 85) so that update_in_place() finds room on it.
+sub create_read_table
+{
+	my ($node, $t, $ts, $rows) = @_;
+	$node->safe_psql('postgres',
+		"CREATE TABLE $t (id int, r int, pad text) WITH (fillfactor = 85) TABLESPACE $ts;
+		 INSERT INTO $t SELECT g, hashint4(g) & 1048575, repeat('x', 200) FROM generate_series(1, $rows) g;
+		 CREATE INDEX ${t}_r ON $t (r) TABLESPACE $ts; CREATE INDEX ${t}_id ON $t (id) TABLESPACE $ts;
+		 VACUUM ANALYZE $t; CHECKPOINT;");
+	return;
+}
+# Rows to a MB of such a table: 28 rows of 244 bytes (header, line
+# pointer) in the 85% of a page filled
+our $read_table_rows_per_mb = 3400;
+
+# A tenth of $t's rows (id % 10 = 0) updated where they are, for VACUUM to
+# clean up: heap-only updates (no indexed column changes and their page has
+# room), so every row stays on its page and the index keeps its entries.
+# The other workloads then read the same pages however many VACUUM runs
+# came before; updates that moved rows to new pages made the table grow
+# and the index scan's reads alternate between two layouts. Dies where an
+# update left its page (the transaction's own counts say so).
+sub update_in_place
+{
+	my ($node, $t) = @_;
+	my $out = $node->safe_psql('postgres',
+		"BEGIN; UPDATE $t SET pad = pad WHERE id % 10 = 0;
+		 SELECT pg_stat_get_xact_tuples_updated('$t'::regclass), pg_stat_get_xact_tuples_hot_updated('$t'::regclass);
+		 COMMIT; CHECKPOINT;");
+	my ($updated, $hot) = $out =~ /^(\d+)\|(\d+)$/m or die "update_in_place($t): no counts in '$out'\n";
+	die "update_in_place($t): $hot of $updated updates stayed on their page: the table's layout changed\n"
+	  unless $updated > 0 && $hot == $updated;
+	return $updated;
+}
 
 # Relation $t (and @others: its indexes) evicted from shared buffers
 # (pg_buffercache_evict_relation, PostgreSQL 18; before it, the caller
