@@ -6,7 +6,9 @@
 # one read in flight (pg_aios, sampled from another session), under sync
 # at most one; an index scan, which PostgreSQL 18 does not read ahead for,
 # at most one under every io_method (the benchmark's control); VACUUM's
-# workload leaves the table's layout as it was for the others.
+# workload leaves the table's layout as it was for the others; at
+# max_connections 950 a backend's share of shared_buffers holds one read
+# (the depth uringprobe_advise() reads at).
 use strict;
 use warnings;
 use PostgreSQL::Test::Utils;
@@ -93,6 +95,21 @@ for my $server (@servers)
 		cmp_ok($aios->{samples}, '>', 0, "$cell: the index scan sampled ($aios->{samples} samples)");
 		cmp_ok($aios->{max}, '<=', 1, "$cell: an index scan keeps at most one read in flight ($aios->{max})");
 	}
+
+	# what uringprobe_advise() reads at: a backend may pin shared_buffers /
+	# (MaxBackends + auxiliary processes), at max_connections 950 16 of
+	# 16384 buffers, one 128 kB read, so a cold scan keeps one in flight
+	# however deep effective_io_concurrency would go
+	# (AdviseRules.ReadDepthFollowsWhatABackendMayPin: 950 -> 1)
+	$node->append_conf('postgresql.conf', "max_connections = 950\n");
+	$node->restart;
+	make_cold($node, $server->{major}, 't', 't_id');
+	my $s = start_aios_sampler($node);
+	measured_run($node, $seqscan, 'SELECT count(*) FROM t', 1, $server->{major});
+	my $aios = finish_aios_sampler($s);
+	cmp_ok($aios->{samples}, '>', 0, "$server->{name}/io_uring, max_connections 950: pg_aios sampled ($aios->{samples} samples)");
+	cmp_ok($aios->{max}, '<=', 1,
+		"$server->{name}/io_uring, max_connections 950: a cold scan keeps one read in flight ($aios->{max}, mean $aios->{mean})");
 
 	# VACUUM's workload leaves the table as it was made for the others:
 	# its updates stay on their pages, so the same pages, and an index scan
