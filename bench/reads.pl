@@ -307,7 +307,7 @@ my %workload_sql = (
 		'SELECT count(*) FROM %t' ],
 	bitmap => [ 'SET enable_seqscan = off; SET enable_indexscan = off; SET enable_indexonlyscan = off;',
 		'SELECT count(pad) FROM %t WHERE r < %r' ],
-	index => [ 'SET enable_seqscan = off; SET enable_bitmapscan = off; SET enable_indexonlyscan = off;',
+	index => [ $indexscan_only,
 		'SELECT count(pad) FROM %t WHERE id <= %n' ],
 	prewarm => [ '', q{SELECT pg_prewarm('%t')} ],
 	vacuum => [ '', 'VACUUM %t' ],

@@ -51,7 +51,7 @@ for my $server (@servers)
 	# buffers, not through a ring of a few (bulk reads of a bigger table)
 	my $relpages = $node->safe_psql('postgres', "SELECT pg_relation_size('t') / 8192");
 	my $seqscan = $seqscan_only;
-	my $indexscan = 'SET enable_seqscan = off; SET enable_bitmapscan = off; SET enable_indexonlyscan = off;';
+	my $indexscan = $indexscan_only;
 
 	for my $m (qw(sync worker io_uring))
 	{

@@ -20,6 +20,13 @@ constexpr int kSpecialWorkerProcs = 2;
 constexpr int kAuxiliaryProcsWithoutIoWorkers = 6;
 constexpr int kMaxIoWorkers = 32; // MAX_IO_WORKERS: counted among the auxiliary processes
 
+// MaxBackends + NUM_AUXILIARY_PROCS - MAX_IO_WORKERS: the processes with a
+// ring of their own (io workers have none).
+int processes_but_io_workers(const Pg18Settings& s) {
+    return s.max_connections + s.autovacuum_worker_slots + s.max_worker_processes +
+           s.max_wal_senders + kSpecialWorkerProcs + kAuxiliaryProcsWithoutIoWorkers;
+}
+
 #ifdef URINGPROBE_HAVE_QUEUE_INIT_MEM
 constexpr bool kHaveQueueInitMem = true;
 #else
@@ -96,9 +103,7 @@ ProcessLimits current_limits() {
 
 ReadDepth pg18_read_depth(const Pg18Settings& s) {
     ReadDepth d;
-    d.processes = s.max_connections + s.autovacuum_worker_slots + s.max_worker_processes +
-                  s.max_wal_senders + kSpecialWorkerProcs + kAuxiliaryProcsWithoutIoWorkers +
-                  kMaxIoWorkers;
+    d.processes = processes_but_io_workers(s) + kMaxIoWorkers;
     d.pin_limit = s.shared_buffers / d.processes;
     const int combine = std::max(1, s.io_combine_limit);
     const int by_pins = (d.pin_limit + combine - 1) / combine;
@@ -112,8 +117,7 @@ ReadDepth pg18_read_depth(const Pg18Settings& s) {
 
 RingPlan plan_pg18_rings(const Pg18Settings& s, const IoUringCaps& caps, const ProcessLimits& lim) {
     RingPlan p;
-    p.rings = s.max_connections + s.autovacuum_worker_slots + s.max_worker_processes +
-              s.max_wal_senders + kSpecialWorkerProcs + kAuxiliaryProcsWithoutIoWorkers;
+    p.rings = processes_but_io_workers(s);
     p.rings_formula = "max_connections " + std::to_string(s.max_connections) +
                       " + autovacuum_worker_slots " + std::to_string(s.autovacuum_worker_slots) +
                       " + max_worker_processes " + std::to_string(s.max_worker_processes) +

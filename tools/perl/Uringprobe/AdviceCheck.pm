@@ -119,13 +119,21 @@ sub own_check
 	return $r;
 }
 
+# The servers before PostgreSQL 18 among the rows (their io_method row
+# says there is none), as a set.
+sub pre18_servers
+{
+	my ($rows) = @_;
+	return map { $_->{server} => 1 } grep { $_->{setting} eq 'io_method' && $_->{current} =~ /^none / } @{ $rows // [] };
+}
+
 # The ring layout rows of the run's PostgreSQL 18 servers (a server
 # before 18 says so in its io_method row: "none (...)"; its ring layout
 # row is a claim for 18).
 sub pg18_layout_rows
 {
 	my ($rows) = @_;
-	my %pre18 = map { $_->{server} => 1 } grep { $_->{setting} eq 'io_method' && $_->{current} =~ /^none / } @{ $rows // [] };
+	my %pre18 = pre18_servers($rows);
 	return grep { $_->{setting} eq 'ring layout' && !$pre18{ $_->{server} } && $_->{current} !~ /^none/ } @{ $rows // [] };
 }
 
@@ -174,7 +182,7 @@ sub check_advice
 	my ($dir, $row, $rows) = @_;
 	my ($setting, $advice, $current, $server) = @$row{qw(setting advice current server)};
 	# before PostgreSQL 18 (its io_method row says there is none): claims for 18
-	my $pre18 = grep { $_->{server} eq $server && $_->{setting} eq 'io_method' && $_->{current} =~ /^none / } @{ $rows // [] };
+	my $pre18 = { pre18_servers($rows) }->{$server};
 	if ($setting =~ /^ulimit/)
 	{
 		# a limit kept is a claim that io_uring's rings at this

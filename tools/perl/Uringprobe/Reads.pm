@@ -11,11 +11,13 @@ use JSON::PP ();
 use Time::HiRes ();
 
 our @EXPORT = qw(make_cold start_aios_sampler finish_aios_sampler measured_run set_read_ahead create_read_table
-  update_in_place $read_table_rows_per_mb $measured_app $seqscan_only);
+  update_in_place $read_table_rows_per_mb $measured_app $seqscan_only $indexscan_only);
 
 # The settings that leave a sequential scan the only plan for count(*) (an
 # all-visible table would be read through an index instead).
 our $seqscan_only = 'SET enable_indexscan = off; SET enable_indexonlyscan = off; SET enable_bitmapscan = off;';
+# And an index scan (no bitmap heap scan, no index-only scan).
+our $indexscan_only = 'SET enable_seqscan = off; SET enable_bitmapscan = off; SET enable_indexonlyscan = off;';
 
 # The application_name of the session whose reads are sampled; its
 # statement must hold "measured run" (a comment will do).
