@@ -20,7 +20,9 @@
 # interval excludes no change; for "keep", the alternative slower), not shown
 # (within the noise: the effect is given), contradicted (moved the other
 # way by more than $contradiction_margin, the interval excluding no
-# change: make bench fails), not checked (why). Pure: reads files only.
+# change; a "keep" because no difference beyond N% was shown: the whole
+# interval beyond N%: make bench fails), not checked (why). Pure: reads
+# files only.
 package Uringprobe::AdviceCheck;
 
 use strict;
@@ -52,16 +54,20 @@ sub distinct { my %s; return grep { defined && !$s{$_}++ } @_; }
 
 # The verdict of a time (lower is better) under the advised value against
 # the other (for a "keep", the alternative not taken).
+# $within: the difference a "keep" claimed not to have seen ("no
+# difference beyond 5% shown": 0.05); such a row claims no direction, so
+# only a workload whose whole interval lies beyond it contradicts it.
 sub judge
 {
-	my ($advised, $other, $what) = @_;
+	my ($advised, $other, $what, $within) = @_;
 	return { verdict => 'not checked', effect => "$what: not measured in this run" } unless @$advised && @$other;
 	my ($ci, $differs) = ratio_interval($advised, $other);
 	my $ratio = median(@$advised) / median(@$other);
 	my $effect = sprintf('%s: %.2fx the time (%s)', $what, $ratio,
 		$ci eq '' ? $differs : "95% interval $ci over " . scalar(@$advised) . ' and ' . scalar(@$other) . ' runs');
 	my $better = $differs eq 'differs' && $ratio < 1;
-	my $worse = $differs eq 'differs' && $ratio > 1 + $contradiction_margin;
+	my $worse = $differs eq 'differs' && $ratio > 1 + $contradiction_margin
+	  && (!defined $within || ($ci =~ /^([\d.]+)-/ && $1 > 1 + $within));
 	# "keep" is held where the alternative is slower beyond the noise
 	my $verdict = $worse ? 'contradicted' : $better ? 'held' : 'not shown';
 	$verdict = 'not shown' if $ci eq '';
@@ -102,6 +108,13 @@ sub decided_by_reads
 	return $1;
 }
 
+# A "keep" row's claimed margin: "no difference beyond N% shown" -> N/100.
+sub claimed_within
+{
+	my ($row) = @_;
+	return $row->{advice} =~ /^keep .*no difference beyond ([\d.]+)% shown/ ? $1 / 100 : undef;
+}
+
 # The advise cluster's own check of $row (advise-checks.tsv), if it ran:
 # a judge() of the advised value's seconds against the other's.
 sub own_check
@@ -110,7 +123,7 @@ sub own_check
 	my $checks = [ grep { $_->{server} eq $row->{server} && $_->{setting} eq $row->{setting} } @{ runs($dir, 'advise-checks.tsv') } ];
 	return undef unless @$checks;
 	my $r = judge(values_where($checks, 'seconds', value => $value), values_where($checks, 'seconds', value => $other),
-		"$checks->[0]{workload}: $value against $other");
+		"$checks->[0]{workload}: $value against $other", claimed_within($row));
 	# what the workload could gain at most: the share of its time the
 	# micro-operation took (COPY: pg_stat_io's extend_time)
 	my $share = median(@{ values_where($checks, 'share', value => $other) });
@@ -222,7 +235,7 @@ sub check_advice
 		my %m = (server => $server, fs => $fs, clients => $clients, io_method => $io);
 		return judge(values_where($copy, 'seconds', %m, file_extend_method => $value),
 			values_where($copy, 'seconds', %m, file_extend_method => $other),
-			"concurrent COPY on $fs, $clients clients ($io): $value against $other");
+			"concurrent COPY on $fs, $clients clients ($io): $value against $other", claimed_within($row));
 	}
 	if ($setting eq 'io_method')
 	{
