@@ -344,19 +344,57 @@ run_in_suite() {
 }
 
 # read_user_file PATH: a file the cluster user controls, as root may read
-# it: a regular file opened without following a link, at most 1 MB. None
-# there: no output. Anything else (a link, a fifo): no output, a line on
-# stderr naming it, exit status 3.
+# it (Uringprobe::UserFiles): from the deepest directory on PATH's way only
+# root can write, every component opened without following a link, the
+# file a regular one of one name, its last 1 MB. None there: no output.
+# Anything else (a link on the way, a fifo, a hard link): no output, a
+# line on stderr naming it, exit status 3.
 read_user_file() {
-	perl -MFcntl=O_RDONLY,O_NOFOLLOW,O_NONBLOCK,S_ISREG -e '
-		my $p = $ARGV[0];
-		exit 0 unless lstat $p;
-		my $f;
-		my $why = sysopen($f, $p, O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
-		  ? (S_ISREG((stat $f)[2]) ? "" : "not a regular file")
-		  : ($!{ELOOP} ? "a symbolic link" : "cannot open it ($!)");
-		if ($why) { print STDERR "read_user_file: $p: $why: not taken\n"; exit 3; }
-		read($f, my $text, 1 << 20); print $text // "";' "$1"
+	perl -I"$UP_TOOLS/perl" -MUringprobe::UserFiles=split_trusted,open_base,open_below -e '
+		my ($dir, $rel) = split_trusted($ARGV[0]);
+		my ($fh, $why) = open_below(open_base($dir), $rel);
+		exit 0 if !$fh && $why eq "missing";
+		if (!$fh) { print STDERR "read_user_file: $ARGV[0]: $why: not taken\n"; exit 3; }
+		my $size = (stat $fh)[7];
+		sysseek($fh, $size - (1 << 20), 0) if $size > 1 << 20;
+		my ($left, $n) = (1 << 20, 0);
+		while ($left > 0 && ($n = sysread($fh, my $buf, 1 << 16))) { print $buf; $left -= $n; }' "$1"
+}
+
+# root_only_dir DIR: dies unless DIR, and every directory on its way, is
+# one only root can write (a world-writable one only if sticky, as /tmp):
+# where root keeps its records (Uringprobe::UserFiles' split_trusted).
+root_only_dir() {
+	local why
+	why=$(perl -I"$UP_TOOLS/perl" -MUringprobe::UserFiles=split_trusted -e '
+		my ($dir, $rel) = split_trusted("$ARGV[0]/x");
+		print "only $dir is, and $rel is not\n" if $rel ne "x";' "$1" 2>&1) || true
+	[ -z "$why" ] || die "$1 is not a directory only root can write ($why)" \
+		"root keeps its records where no other user can change them"
+}
+
+# proc_start_time PID: when process PID started (clock ticks since boot,
+# /proc/PID/stat's 22nd field), empty if there is none: a pid and its
+# start time name one process, never a later one given the same pid.
+proc_start_time() {
+	local s f
+	s=$(cat "/proc/$1/stat" 2>/dev/null) || return 0
+	s=${s##*) }
+	read -r -a f <<<"$s"
+	echo "${f[19]}"
+}
+# stop_recorded PID START: ends the process root started and recorded as
+# PID, started at START (TERM, then KILL after 5 s), if it still runs.
+stop_recorded() {
+	local pid=$1 start=$2 _
+	[[ "$pid" =~ ^[0-9]+$ ]] && [[ "$start" =~ ^[0-9]+$ ]] || return 0
+	[ "$(proc_start_time "$pid")" = "$start" ] || return 0
+	kill "$pid" 2>/dev/null || return 0
+	for _ in $(seq 50); do
+		[ "$(proc_start_time "$pid")" = "$start" ] || return 0
+		sleep 0.1
+	done
+	kill -KILL "$pid" 2>/dev/null || true
 }
 
 # sysctl_hold NAME VALUE: sets the sysctl NAME (kernel.io_uring_disabled)
