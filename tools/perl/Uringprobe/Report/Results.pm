@@ -25,6 +25,7 @@ use Uringprobe::Findings;
 use Uringprobe::AdviceCheck;
 use Uringprobe::Stats;
 use Uringprobe::TextTable qw(read_tsv);
+use Uringprobe::UserFiles qw(plain_name);
 
 our @EXPORT = qw(read_results arrange_report advice_sources cell_label fmt_num);
 
@@ -302,6 +303,9 @@ sub arrange_items
 			push @items, perf_items($r, $args[0]);
 			next;
 		}
+		# a file of this directory, by a plain name: never a path
+		die "report.list names '$args[0]': not a file name of $r->{dir}\n"
+		  if ($kind eq 'table' || $kind eq 'plot') && !plain_name($args[0]);
 		push @items, { kind => $kind, caption => $args[2], file => $args[0], width => $args[1] } if $kind eq 'table';
 		push @items, { kind => 'plot', name => $args[0] } if $kind eq 'plot';
 	}
