@@ -147,10 +147,17 @@ my @faults = (
 	},
 	{
 		fault => 'the cluster user hostile to root',
-		injected => 'make bench as root with a benchmark script of the cluster user\'s that plants links to a root-owned canary, a fifo and a gnuplot program in a TSV',
-		holds => 'the canary untouched, the program never run, the run fails naming each refused file',
+		injected => 'make bench as root with a benchmark script of the cluster user\'s that plants links to a root-owned canary, regular files under the names of root\'s own files (a report.list naming a root-only secret by a path out of the directory, a commands.sh), a storage.parts in its scratch directory telling root to write the canary and end a process of root\'s, a fifo and a gnuplot program in a TSV',
+		holds => 'the canary and the process untouched, the secret in no report, the commands root\'s own, the program never run, the run fails naming each refused file',
 		tests => 'root-safety (tools/check-root-safety)',
-		count => [ [ qr/root-safety/, qr{tools/check-root-safety}, qr/canary|gnuplot|^the run / ] ],
+		count => [ [ qr/root-safety/, qr{tools/check-root-safety}, qr/canary|decoy|secret|commands|gnuplot|^the run / ] ],
+	},
+	{
+		fault => 'what root imports, steered',
+		injected => 'tools/import-results given a link on the way (tmp_check/ to a root-only directory, as above PostgreSQL 15\'s log/), a hard link to a root-only file, sparse files past its byte cap and more files than its file cap',
+		holds => 'nothing through the link, not the hard link, no more bytes or files than the caps, each refused by name (exit 3)',
+		tests => 'root-safety (tools/check-root-safety)',
+		count => [ [ qr/root-safety/, qr{tools/check-root-safety}, qr/^import-results: / ] ],
 	},
 	{
 		fault => 'a mount left inside the scratch directory',
@@ -161,8 +168,8 @@ my @faults = (
 	},
 	{
 		fault => 'storage that makes you wait, interrupted while made',
-		injected => 'tools/storage up (nbdkit, nbdfuse, loop devices, XFS, a cgroup) stopped by SIGINT once each part existed; taken down directly and through scratch-fs down',
-		holds => 'down leaves no mount, loop device, nbdkit or nbdfuse process or cgroup, and puts read_ahead_kb back as it was',
+		injected => 'tools/storage up (nbdkit, nbdfuse, loop devices, XFS, a cgroup) stopped by SIGINT once each part existed; taken down directly and through scratch-fs down; a process of someone else\'s named like its nbdfuse',
+		holds => 'down leaves no mount, loop device, nbdkit or nbdfuse process or cgroup, and puts read_ahead_kb back as it was; it ends only the processes it started, by the pid and start time it recorded',
 		tests => 'storage (tools/check-storage, as root)',
 		count => [ [ qr/^storage$/, qr{tools/check-storage}, qr/./ ] ],
 	},
