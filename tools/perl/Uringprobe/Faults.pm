@@ -208,6 +208,13 @@ my @faults = (
 		tests => 't/020',
 		count => [ [ $tap, qr{t/020_with_sysctl\.pl}, qr/^state[ :]/ ] ],
 	},
+	{
+		fault => 'the cluster user hostile to make test',
+		injected => 'make test\'s own steps as root (tools/test-lanes.sh): links to root-owned canaries where the tiny bench\'s log and results once were in the cluster user\'s suite, bench.log linked to a secret while the bench runs, a suite whose test forges another suite\'s counts and rewrites root\'s, sanitizer reports that are a link to the secret, a fifo and a name that splits into a glob',
+		holds => 'the canaries untouched, nothing of the secret printed; root\'s log, results and counts in directories only root writes, the cluster user reading them; a suite\'s counts taken for that suite alone; every planted report named, the link and the fifo not taken',
+		tests => 'root-lanes (tools/check-test-lanes)',
+		count => [ [ qr/root-lanes/, qr{tools/check-test-lanes}, qr/./ ] ],
+	},
 );
 
 sub faults { return @faults; }
