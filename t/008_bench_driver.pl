@@ -315,17 +315,19 @@ unlike($html, qr/(?:src|href)="(?!data:|#)/, 'report.html: no external reference
 like($html, qr/<\/body><\/html>\s*$/, 'report.html: complete');
 
 # report.html as a person sees it: opened in headless Chromium, every plot
-# displayed, nothing logged; the screenshot kept as report.png.
+# displayed, nothing logged; the screenshot kept as report.png in the
+# test's log directory (the results are root's, read-only here).
 SKIP:
 {
 	skip 'no Chromium here (make test installs it as root: apt-get install chromium)', 4
 	  unless Uringprobe::Browser::chromium();
-	my $page = Uringprobe::Browser::render_page("$dir/report.html", "$dir/report.png");
+	my $shot = "$PostgreSQL::Test::Utils::log_path/report.png";
+	my $page = Uringprobe::Browser::render_page("$dir/report.html", $shot);
 	is(scalar(@{ $page->{svgs} }), $plots, "in Chromium: the $plots plots");
 	is_deeply([ grep { !($_->{visible} && $_->{width} > 300 && $_->{height} > 150) } @{ $page->{svgs} } ], [],
 		'in Chromium: every plot displayed at a readable size');
 	is_deeply($page->{problems}, [], 'in Chromium: no error, exception or failed load logged');
-	my $png = slurp_file("$dir/report.png");
+	my $png = slurp_file($shot);
 	my ($w, $h) = unpack('NN', substr($png, 16, 8));
 	ok(substr($png, 0, 8) eq "\x89PNG\r\n\x1a\n" && $w >= 1280 && $h >= $page->{height} && $h > 2000,
 		"report.png: the whole page, ${w}x$h");

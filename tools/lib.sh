@@ -343,22 +343,15 @@ run_in_suite() {
 	return $rc
 }
 
-# read_user_file PATH: a file the cluster user controls, as root may read
-# it (Uringprobe::UserFiles): from the deepest directory on PATH's way only
-# root can write, every component opened without following a link, the
-# file a regular one of one name, its last 1 MB. None there: no output.
-# Anything else (a link on the way, a fifo, a hard link): no output, a
-# line on stderr naming it, exit status 3.
+# read_user_file PATH [MAX]: a file the cluster user controls, as root
+# may read it (Uringprobe::UserFiles): from the deepest directory on PATH's
+# way only root can write, every component opened without following a
+# link, the file a regular one of one name, at most MAX bytes (default
+# 1 MB; a longer one cut, said on stderr). None there: no output. Anything
+# else (a link on the way, a fifo, a hard link): no output, a line on
+# stderr naming it, exit status 3.
 read_user_file() {
-	perl -I"$UP_TOOLS/perl" -MUringprobe::UserFiles=split_trusted,open_base,open_below -e '
-		my ($dir, $rel) = split_trusted($ARGV[0]);
-		my ($fh, $why) = open_below(open_base($dir), $rel);
-		exit 0 if !$fh && $why eq "missing";
-		if (!$fh) { print STDERR "read_user_file: $ARGV[0]: $why: not taken\n"; exit 3; }
-		my $size = (stat $fh)[7];
-		sysseek($fh, $size - (1 << 20), 0) if $size > 1 << 20;
-		my ($left, $n) = (1 << 20, 0);
-		while ($left > 0 && ($n = sysread($fh, my $buf, 1 << 16))) { print $buf; $left -= $n; }' "$1"
+	perl -I"$UP_TOOLS/perl" -MUringprobe::UserFiles=read_user_file -e 'exit read_user_file(@ARGV)' "$@"
 }
 
 # root_only_dir DIR: dies unless DIR, and every directory on its way, is
@@ -401,28 +394,40 @@ stop_recorded() {
 # to VALUE for the whole host until sysctl_put_back, however this shell
 # ends. Only make test-sysctl uses it (tools/with-sysctl): make test never
 # changes the host.
-#  - One holder at a time: a lock (in /run/lock) held until the value is
-#    back; a second one waits for it.
-#  - The value before is saved beside the lock first; a guard process in a
-#    session of its own (not killed with this shell's process group) puts
-#    it back as soon as this shell is gone, SIGKILL included.
+#  - Its state (a lock and the value before) is kept in a directory only
+#    root writes, /run/uringprobe, made 0700 when not there: one that is a
+#    link, another user's, writable by others or reached through a
+#    directory others can write is refused before anything is read or
+#    written (Uringprobe::UserFiles' private_dir).
+#  - One holder at a time: the lock, held until the value is back; a
+#    second one waits for it.
+#  - The value before is saved first; a guard process in a session of its
+#    own (not killed with this shell's process group) puts it back as soon
+#    as this shell is gone, SIGKILL included.
 #  - A saved value found on start is one nothing could put back (the guard
-#    killed too, by hand): it is put back before anything else.
+#    killed too, by hand): it is put back before anything else. Values are
+#    read back only as numbers: anything else is refused, naming the file.
 # URINGPROBE_SYSCTL_DIR (default /proc/sys) and URINGPROBE_SYSCTL_LOCK_DIR
-# (default /run/lock) let the tests try this on plain files.
+# (default /run/uringprobe) let the tests try this on plain files.
 sysctl_hold() {
 	sysctl_name=$1
 	sysctl_file=${URINGPROBE_SYSCTL_DIR:-/proc/sys}/${1//.//}
-	sysctl_saved=${URINGPROBE_SYSCTL_LOCK_DIR:-/run/lock}/uringprobe-$1.saved
+	local dir=${URINGPROBE_SYSCTL_LOCK_DIR:-/run/uringprobe} why
 	[ -w "$sysctl_file" ] || die "cannot write $sysctl_file: this needs root and a kernel that has $1"
-	exec 9>"${sysctl_saved%.saved}.lock"
+	why=$(perl -I"$UP_TOOLS/perl" -MUringprobe::UserFiles=private_dir -e 'print private_dir($ARGV[0])' "$dir") ||
+		why="$dir: cannot be checked"
+	[ -z "$why" ] || die "sysctl_hold: $why: refused" \
+		"the lock and saved value of $1 are kept where only $(id -un) can write: a directory of its own, 0700"
+	sysctl_saved=$dir/uringprobe-$1.saved
+	exec 9>"$dir/uringprobe-$1.lock"
 	flock 9
 	if [ -s "$sysctl_saved" ]; then
-		log "$1: putting back $(cat "$sysctl_saved"), left by a run that could not"
-		cat "$sysctl_saved" >"$sysctl_file"
+		sysctl_before=$(sysctl_number "$sysctl_saved")
+		log "$1: putting back $sysctl_before, left by a run that could not"
+		echo "$sysctl_before" >"$sysctl_file"
 	fi
-	cat "$sysctl_file" >"$sysctl_saved.new" && mv "$sysctl_saved.new" "$sysctl_saved"
-	sysctl_before=$(cat "$sysctl_saved")
+	sysctl_before=$(sysctl_number "$sysctl_file")
+	echo "$sysctl_before" >"$sysctl_saved.new" && mv "$sysctl_saved.new" "$sysctl_saved"
 	# The guard holds the lock (fd 9) until it exits. This shell is gone
 	# once its /proc entry is, or is a zombie, or is another process's
 	# (the same pid, another start time).
@@ -431,12 +436,21 @@ sysctl_hold() {
 			s=${s##*) }; read -r -a f <<<"$s"; [ "${f[0]}" != Z ] && echo "${f[19]}"; }
 		started=$(alive_since "$1")
 		while now=$(alive_since "$1") && [ "$now" = "$started" ]; do sleep 0.2; done
-		if [ -s "$2" ]; then cat "$2" >"$3" && rm -f "$2"; fi' guard $$ "$sysctl_saved" "$sysctl_file" \
+		v=$(head -c 16 "$2" 2>/dev/null) || exit 0
+		if [[ "$v" =~ ^[0-9]{1,10}$ ]]; then echo "$v" >"$3" && rm -f "$2"; fi' guard $$ "$sysctl_saved" "$sysctl_file" \
 		</dev/null >/dev/null 2>&1 &
 	sysctl_guard=$!
 	exec 9>&-
 	log "$1 = $2 for this run (was $sysctl_before)"
 	echo "$2" >"$sysctl_file"
+}
+# sysctl_number FILE: the number FILE holds (a sysctl, a saved value), or die.
+sysctl_number() {
+	local v
+	v=$(head -c 32 "$1")
+	[[ "$v" =~ ^[0-9]{1,10}$ ]] || die "sysctl_hold: $1 does not hold a number: refused" \
+		"check the sysctl by hand; remove $1 once it holds what it should"
+	echo "$v"
 }
 sysctl_put_back() {
 	echo "$sysctl_before" >"$sysctl_file" && rm -f "$sysctl_saved"
