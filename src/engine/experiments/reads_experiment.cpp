@@ -369,6 +369,9 @@ void read_io_uring(const ReadsParams& p, const ReadTarget& t, const ReadOrder& o
     while (next < depth)
         prepare();
     enter(0);
+    // Reads the page cache serves complete within the submit, so the CQ
+    // may never empty: the stop rule is asked before each re-submission,
+    // not only when the CQ runs dry.
     while (ring.inflight() > 0 && !stop.poll()) {
         if (io_uring_cq_ready(u) == 0)
             enter(1);
@@ -381,7 +384,7 @@ void read_io_uring(const ReadsParams& p, const ReadTarget& t, const ReadOrder& o
             ring.completed();
             free_slots.push_back(slot);
             tally.completed(issued[slot], res, in_flight, "read (io_uring)");
-            if (next < order.size() && !stop.stopped()) {
+            if (next < order.size() && !stop.poll()) {
                 prepare(); // one re-submitted per completion
                 enter(0);
             }
