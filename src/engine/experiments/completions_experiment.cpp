@@ -322,10 +322,13 @@ CompletionsResult run_completions(const CompletionsParams& p,
     StopPoll stop(should_stop);
     run_ring(p, target_fd, datagrams ? &*datagrams->sender : nullptr, r, stop);
     // An SQPOLL thread and io-wq workers outlive their ring for a moment:
-    // wait for them, so the caller finds the process as it was.
+    // wait for them, so the caller finds the process as it was. Not for
+    // the workers after a stop: while the process uses another ring (a
+    // PostgreSQL 18 backend its own) they stay, idle, for seconds, and a
+    // stop is served within one.
     if (p.setup_flags & IORING_SETUP_SQPOLL)
         wait_for_io_threads(IoThreadSampler::kSqPoll, sq_threads_before, 2000);
-    if (r.iowq_workers > 0)
+    if (r.iowq_workers > 0 && !stop.stopped())
         wait_for_io_threads(IoThreadSampler::kWorkers, workers_before, 2000);
     if (stop.stopped())
         r.outcome = Outcome::stopped();

@@ -597,7 +597,7 @@ ReadsResult run_reads(const ReadsParams& p, const std::vector<std::string>& allo
         r.submitter = submitter.delta();
         r.usage = usage.delta();
         tally.finish();
-        if (r.iowq_workers > 0)
+        if (r.iowq_workers > 0 && !stop.stopped()) // as completions' (a stop does not wait)
             wait_for_io_threads(IoThreadSampler::kWorkers, iowq_before, 2000);
     }
     if (stop.stopped())
