@@ -2,11 +2,14 @@
 #include "experiments/extend_experiment.hpp"
 #include "experiments/session_threads.hpp"
 #include "refused.hpp"
+#include "child_processes.hpp"
 #include "scratch_dir.hpp"
 
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
+#include <stdexcept>
 #include <cstdio>
 #include <fstream>
 #include <set>
@@ -112,6 +115,40 @@ TEST(Extend, StoppedRunsLeaveNothing) {
     const ExtendResult r = run_extend(p, {t.path()}, [&] { return ++polls > 2; });
     EXPECT_EQ(r.outcome.status(), "stopped");
     EXPECT_LT(r.bytes, 1024ull << 20);
+    EXPECT_EQ(t.entries(), 0);
+}
+
+// A stop rule that fails (in a backend: an error while serving an
+// interrupt) stops the sessions too: the error comes back at once, not
+// after they wrote their whole quota (here minutes of 512-byte writes).
+TEST(Extend, AStopRuleThatFailsStopsTheSessions) {
+    TempDir t;
+    ExtendParams p = fixed(t, ExtendStrategy::write, ExtendInterface::io_uring);
+    p.min_blocks = p.max_blocks = 1;
+    p.block_size = 512;
+    p.total_mb = 4096;
+    p.sessions = 2;
+    p.verify = false;
+    std::atomic<int> polls{0};
+    std::chrono::steady_clock::time_point thrown;
+    bool failed = false;
+    finishes_within(30, [&] {
+        try {
+            run_extend(p, {t.path()}, [&]() -> bool {
+                if (++polls < 5)
+                    return false;
+                thrown = std::chrono::steady_clock::now();
+                throw std::runtime_error("the stop rule failed");
+            });
+        } catch (const std::runtime_error& e) {
+            failed = std::string(e.what()) == "the stop rule failed";
+        }
+    });
+    const double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - thrown).count();
+    std::printf("[ stop     ] extend: the error came back %.1f ms after the stop rule threw\n", ms);
+    EXPECT_TRUE(failed);
+    EXPECT_LT(ms, 5000);
     EXPECT_EQ(t.entries(), 0);
 }
 
