@@ -192,11 +192,16 @@ void run_ring(const CompletionsParams& p, int target_fd, ChildProcess* sender, C
         free_slots.push_back(s);
     io_uring* ring_p = ring->get();
 
-    // One more operation into the SQ ring (submitted by the next submit()).
+    // One more operation into the SQ ring (submitted by the next submit()),
+    // unless a stop came while waiting for room in it.
     auto prepare = [&] {
         io_uring_sqe* sqe = io_uring_get_sqe(ring_p);
         while (!sqe) { // SQPOLL: its thread has not taken the earlier SQEs yet
-            check_neg_errno(ring->wait_for_sq_room(), "io_uring_enter(IORING_ENTER_SQ_WAIT)");
+            const int n = ring->wait_for_sq_room();
+            if (n == -EINTR && stop.poll_now())
+                return; // interrupted, perhaps by the stop itself
+            if (n != -EINTR)
+                check_neg_errno(n, "io_uring_enter(IORING_ENTER_SQ_WAIT)");
             sqe = io_uring_get_sqe(ring_p);
         }
         const int slot = free_slots.back();
@@ -233,7 +238,7 @@ void run_ring(const CompletionsParams& p, int target_fd, ChildProcess* sender, C
     const UsageMeter submitter(RUSAGE_THREAD);
     const std::int64_t t0 = now_ns();
     double in_flight_sum = 0;
-    while (r.submitted < std::min<long>(p.depth, p.completions))
+    while (r.submitted < std::min<long>(p.depth, p.completions) && !stop.stopped())
         prepare();
     submit(0);
     while (r.completions < p.completions) {
