@@ -186,7 +186,7 @@ TEST(Completions, StopsWithinASecond) {
         CompletionsParams p = params(op, depth, Reaping::batch, 100000000, Resubmit::batch);
         p.setup_flags = flags;
         const auto started = std::chrono::steady_clock::now();
-        std::chrono::steady_clock::time_point asked;
+        std::chrono::steady_clock::time_point asked, returned;
         bool stopping = false;
         CompletionsResult r;
         finishes_within(20, [&] {
@@ -198,10 +198,9 @@ TEST(Completions, StopsWithinASecond) {
                 }
                 return stopping;
             });
+            returned = std::chrono::steady_clock::now();
         });
-        const double ms =
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - asked)
-                .count();
+        const double ms = std::chrono::duration<double, std::milli>(returned - asked).count();
         std::printf("[ stop     ] completions %s depth %d flags %u: returned %.1f ms after the "
                     "stop (io-wq workers seen: %ld)\n",
                     op == CompletionOp::recv ? "recv" : "nop", depth, flags, ms, r.iowq_workers);

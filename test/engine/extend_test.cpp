@@ -1,5 +1,7 @@
 #include "contract/error.hpp"
 #include "experiments/extend_experiment.hpp"
+#include "experiments/file_io.hpp"
+#include "os/fd.hpp"
 #include "experiments/session_threads.hpp"
 #include "refused.hpp"
 #include "child_processes.hpp"
@@ -14,6 +16,8 @@
 #include <fstream>
 #include <set>
 #include <string>
+#include <thread>
+#include <vector>
 #include <unistd.h>
 
 using namespace uringprobe;
@@ -130,7 +134,7 @@ TEST(Extend, AStopRuleThatFailsStopsTheSessions) {
     p.sessions = 2;
     p.verify = false;
     std::atomic<int> polls{0};
-    std::chrono::steady_clock::time_point thrown;
+    std::chrono::steady_clock::time_point thrown, returned;
     bool failed = false;
     finishes_within(30, [&] {
         try {
@@ -143,13 +147,40 @@ TEST(Extend, AStopRuleThatFailsStopsTheSessions) {
         } catch (const std::runtime_error& e) {
             failed = std::string(e.what()) == "the stop rule failed";
         }
+        returned = std::chrono::steady_clock::now();
     });
-    const double ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - thrown).count();
+    const double ms = std::chrono::duration<double, std::milli>(returned - thrown).count();
     std::printf("[ stop     ] extend: the error came back %.1f ms after the stop rule threw\n", ms);
     EXPECT_TRUE(failed);
     EXPECT_LT(ms, 5000);
     EXPECT_EQ(t.entries(), 0);
+}
+
+// A session's write that does not complete (here into a pipe nobody
+// reads, as to a device that hangs) is waited for in bounded slices: a
+// stop cancels it and the session ends, through io_uring and
+// io_uring_async alike.
+TEST(Extend, AWriteThatNeverCompletesStillStops) {
+    for (auto via : {FileIo::Via::ring, FileIo::Via::ring_async}) {
+        const Pipe p = Pipe::open();
+        std::atomic<bool> stop{false};
+        FileIo io(via, &stop);
+        const std::vector<char> data(1 << 20, 'x'); // more than a pipe holds
+        std::thread stopper([&] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(200));
+            stop = true;
+        });
+        bool stopped = false;
+        finishes_within(20, [&] {
+            try {
+                io.write_all(p.write_end.get(), data.data(), data.size(), 0);
+            } catch (const FileIo::Stopped&) {
+                stopped = true;
+            }
+        });
+        stopper.join();
+        EXPECT_TRUE(stopped);
+    }
 }
 
 TEST(Extend, BadParametersAreRefused) {

@@ -160,7 +160,7 @@ namespace {
 void run_ring(const CompletionsParams& p, int target_fd, ChildProcess* sender, CompletionsResult& r,
               StopPoll& stop) {
     const size_t slot_bytes = p.op == CompletionOp::read ? kReadBytes : kDatagramBytes;
-    std::vector<char> buffers(slot_bytes * static_cast<size_t>(p.depth));
+    auto buffers = std::make_shared<std::vector<char>>(slot_bytes * static_cast<size_t>(p.depth));
     std::optional<Ring> ring;
     try {
         ring.emplace(static_cast<unsigned>(p.depth), p.setup_flags, 1000);
@@ -178,6 +178,7 @@ void run_ring(const CompletionsParams& p, int target_fd, ChildProcess* sender, C
         r.flags_in_effect = "none";
         return;
     }
+    ring->lend(buffers, buffers->size());
     const io_uring_params& params = ring->params();
     r.flags_in_effect = setup_flags_string(params.flags);
     std::optional<IoThreadSampler> sq_thread;
@@ -206,7 +207,7 @@ void run_ring(const CompletionsParams& p, int target_fd, ChildProcess* sender, C
         }
         const int slot = free_slots.back();
         free_slots.pop_back();
-        char* buf = buffers.data() + static_cast<size_t>(slot) * slot_bytes;
+        char* buf = buffers->data() + static_cast<size_t>(slot) * slot_bytes;
         if (p.op == CompletionOp::nop)
             io_uring_prep_nop(sqe);
         else if (p.op == CompletionOp::read)

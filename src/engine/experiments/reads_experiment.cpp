@@ -141,24 +141,24 @@ struct Piece {
     size_t length;
 };
 
-// Buffers for reads in flight, aligned for O_DIRECT.
+// Buffers for reads in flight, aligned for O_DIRECT; shared with a ring
+// they are lent to (Ring::lend), which may keep them.
 class ReadBuffers {
 public:
-    ReadBuffers(size_t count, size_t bytes) : bytes_(bytes) {
+    ReadBuffers(size_t count, size_t bytes) : bytes_(bytes), total_(count * bytes) {
         void* mem = nullptr;
-        const int err = posix_memalign(&mem, kAlign, count * bytes);
+        const int err = posix_memalign(&mem, kAlign, total_);
         if (err != 0)
             throw SysError(err, "posix_memalign");
-        mem_.reset(static_cast<char*>(mem));
+        mem_.reset(static_cast<char*>(mem), [](char* p) { std::free(p); });
     }
     char* slot(size_t i) { return mem_.get() + i * bytes_; }
+    void lend_to(Ring& ring) const { ring.lend(mem_, total_); }
 
 private:
-    struct Free {
-        void operator()(char* p) const { std::free(p); }
-    };
     size_t bytes_;
-    std::unique_ptr<char, Free> mem_;
+    size_t total_;
+    std::shared_ptr<char> mem_;
 };
 
 // The files read, open for reading, and the pieces they are read in.
@@ -341,6 +341,7 @@ void read_io_uring(const ReadsParams& p, const ReadTarget& t, const ReadOrder& o
         free_slots.push_back(s - 1);
     IoThreadSampler iowq(IoThreadSampler::kWorkers);
     Ring ring(static_cast<unsigned>(std::max<size_t>(depth, 1)));
+    buf.lend_to(ring);
     io_uring* u = ring.get();
     size_t next = 0;
     auto prepare = [&] {
