@@ -10,10 +10,10 @@
 #include <atomic>
 #include <chrono>
 #include <csignal>
+#include <cstdio>
 #include <linux/io_uring.h>
 #include <string>
 #include <tuple>
-#include <cstdio>
 
 using namespace uringprobe;
 
@@ -180,9 +180,10 @@ TEST(Completions, StopsWithinASecond) {
     ASSERT_EQ(io_uring_peek_cqe(own.get(), &cqe), 0);
     io_uring_cqe_seen(own.get(), cqe);
     own.completed();
-    for (auto [op, depth, flags] : {std::tuple{CompletionOp::recv, 8, 0u},
-                                    std::tuple{CompletionOp::recv, 100, unsigned(IORING_SETUP_SQPOLL)},
-                                    std::tuple{CompletionOp::nop, 32, 0u}}) {
+    for (auto [op, depth, flags] :
+         {std::tuple{CompletionOp::recv, 8, 0u},
+          std::tuple{CompletionOp::recv, 100, unsigned(IORING_SETUP_SQPOLL)},
+          std::tuple{CompletionOp::nop, 32, 0u}}) {
         CompletionsParams p = params(op, depth, Reaping::batch, 100000000, Resubmit::batch);
         p.setup_flags = flags;
         const auto started = std::chrono::steady_clock::now();

@@ -1,24 +1,24 @@
+#include "child_processes.hpp"
 #include "contract/error.hpp"
 #include "experiments/extend_experiment.hpp"
 #include "experiments/file_io.hpp"
-#include "os/fd.hpp"
 #include "experiments/session_threads.hpp"
+#include "os/fd.hpp"
 #include "refused.hpp"
-#include "child_processes.hpp"
 #include "scratch_dir.hpp"
 
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <chrono>
-#include <stdexcept>
 #include <cstdio>
 #include <fstream>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <thread>
-#include <vector>
 #include <unistd.h>
+#include <vector>
 
 using namespace uringprobe;
 

@@ -7,8 +7,8 @@
 
 #include <cerrno>
 #include <chrono>
-#include <memory>
 #include <gtest/gtest.h>
+#include <memory>
 #include <poll.h>
 #include <stdexcept>
 #include <unistd.h>

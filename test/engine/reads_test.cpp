@@ -179,8 +179,8 @@ TEST(Reads, WarmReadsThatCompleteAtOnceStillStop) {
         ReadsResult r;
         finishes_within(20, [&] {
             r = run_reads(p, {t.path()}, [&] {
-                if (!stopping && std::chrono::steady_clock::now() - started >
-                                     std::chrono::milliseconds(100)) {
+                if (!stopping &&
+                    std::chrono::steady_clock::now() - started > std::chrono::milliseconds(100)) {
                     stopping = true;
                     asked_to_stop = std::chrono::steady_clock::now();
                 }

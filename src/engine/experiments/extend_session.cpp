@@ -38,7 +38,8 @@ Session::Session(const ExtendParams& p, Target& target, int index, std::atomic<b
       fd_(target.file->reopen()),
       rng_(p.seed * 0x9e3779b97f4a7c15ULL + static_cast<std::uint64_t>(index) + 1),
       zeros_(std::make_shared<std::vector<char>>(static_cast<size_t>(p.block_size), 0)),
-      zero_iov_(static_cast<size_t>(max_extension_blocks(p)), iovec{zeros_->data(), zeros_->size()}),
+      zero_iov_(static_cast<size_t>(max_extension_blocks(p)),
+                iovec{zeros_->data(), zeros_->size()}),
       pages_(std::make_shared<std::vector<char>>(
           p.write_data ? static_cast<size_t>(max_extension_blocks(p)) * p.block_size : 0)) {
     r_.sizes.assign(static_cast<size_t>(max_extension_blocks(p)) + 1, 0);

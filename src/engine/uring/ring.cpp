@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <csignal>
-#include <mutex>
 #include <cstdint>
+#include <mutex>
 #include <stdexcept>
 #include <sys/syscall.h>
 #include <unistd.h>
