@@ -186,22 +186,10 @@ TEST(Completions, StopsWithinASecond) {
           std::tuple{CompletionOp::nop, 32, 0u}}) {
         CompletionsParams p = params(op, depth, Reaping::batch, 100000000, Resubmit::batch);
         p.setup_flags = flags;
-        const auto started = std::chrono::steady_clock::now();
-        std::chrono::steady_clock::time_point asked, returned;
-        bool stopping = false;
         CompletionsResult r;
-        finishes_within(20, [&] {
-            r = run_completions(p, {}, [&] {
-                if (!stopping &&
-                    std::chrono::steady_clock::now() - started > std::chrono::milliseconds(300)) {
-                    stopping = true;
-                    asked = std::chrono::steady_clock::now();
-                }
-                return stopping;
-            });
-            returned = std::chrono::steady_clock::now();
+        const double ms = stop_latency_ms(std::chrono::milliseconds(300), [&](const auto& stop) {
+            r = run_completions(p, {}, stop);
         });
-        const double ms = std::chrono::duration<double, std::milli>(returned - asked).count();
         std::printf("[ stop     ] completions %s depth %d flags %u: returned %.1f ms after the "
                     "stop (io-wq workers seen: %ld)\n",
                     op == CompletionOp::recv ? "recv" : "nop", depth, flags, ms, r.iowq_workers);

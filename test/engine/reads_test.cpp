@@ -173,23 +173,10 @@ TEST(Reads, WarmReadsThatCompleteAtOnceStillStop) {
         p.file_mb = 2;
         p.passes = 1000000;
         p.dir = t.path();
-        const auto started = std::chrono::steady_clock::now();
-        std::chrono::steady_clock::time_point asked_to_stop, returned;
-        bool stopping = false;
         ReadsResult r;
-        finishes_within(20, [&] {
-            r = run_reads(p, {t.path()}, [&] {
-                if (!stopping &&
-                    std::chrono::steady_clock::now() - started > std::chrono::milliseconds(100)) {
-                    stopping = true;
-                    asked_to_stop = std::chrono::steady_clock::now();
-                }
-                return stopping;
-            });
-            returned = std::chrono::steady_clock::now();
+        const double ms = stop_latency_ms(std::chrono::milliseconds(100), [&](const auto& stop) {
+            r = run_reads(p, {t.path()}, stop);
         });
-        const double ms =
-            std::chrono::duration<double, std::milli>(returned - asked_to_stop).count();
         SCOPED_TRACE(read_method_name(m));
         std::printf("[ stop     ] reads %s, warm: returned %.1f ms after the stop\n",
                     read_method_name(m), ms);
