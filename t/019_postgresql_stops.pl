@@ -6,7 +6,8 @@
 # must not wait for the end of a call is served while it runs and does not
 # stop it: a procsignal barrier (DROP DATABASE waits for every backend to
 # absorb one) and pg_log_backend_memory_contexts(); a recovery conflict on
-# a standby ends it as it ends any query. Each call below would
+# a standby ends it as it ends any query, also once the call has served
+# an interrupt of its own (a client check). Each call below would
 # run for minutes; the bounds only tell "served" from "left until the
 # call ends".
 use strict;
@@ -53,9 +54,14 @@ sub postmaster_killed
 	return;
 }
 
-# A recovery conflict on a standby: the call's snapshot is older than the
-# rows a VACUUM on the primary removed, and with max_standby_streaming_delay
-# = 0 the standby cancels the call as it would any query that conflicts.
+# A recovery conflict on a standby, twice. The call's snapshot is older
+# than the rows a VACUUM on the primary removed: the standby cancels the
+# call as it would any query that conflicts. Then a call that has served
+# an interrupt of its own first (the client check of
+# client_connection_check_interval, every second) reads a table the
+# primary drops: the lock conflict ends it too, after
+# max_standby_streaming_delay, with 40001 (it was taken for one more
+# served interrupt and the call held replay up for as long as it ran).
 sub standby_conflict
 {
 	my ($server, $io_method) = @_;
@@ -63,12 +69,13 @@ sub standby_conflict
 	my ($primary) = start_cluster(server => $server, io_method => $io_method,
 		name => "pgstop_primary_$server->{name}", streaming => 1);
 	$primary->safe_psql('postgres',
-		'CREATE EXTENSION uringprobe; CREATE TABLE doomed AS SELECT generate_series(1, 1000) AS i');
+		'CREATE EXTENSION uringprobe; CREATE TABLE doomed AS SELECT generate_series(1, 1000) AS i; '
+		  . 'CREATE TABLE dropped AS SELECT generate_series(1, 100000) AS i');
 	$primary->backup('base');
 	my $standby = PostgreSQL::Test::Cluster->new("pgstop_standby_$server->{name}",
 		install_path => $server->{install_path});
 	$standby->init_from_backup($primary, 'base', has_streaming => 1);
-	$standby->append_conf('postgresql.conf', "max_standby_streaming_delay = 0\n");
+	$standby->append_conf('postgresql.conf', "max_standby_streaming_delay = 1s\n");
 	$standby->start;
 	$primary->wait_for_catchup($standby, 'replay', $primary->lsn('insert'));
 
@@ -79,6 +86,29 @@ sub standby_conflict
 	ok(within(30, sub { !still_running($standby, $pid) }), "$cell: a recovery conflict ends the call");
 	$bg->query('SELECT 1');
 	like($bg->{stderr}, qr/canceling statement due to conflict with recovery/, "$cell: ... saying so")
+	  or diag($bg->{stderr});
+	$bg->quit;
+
+	$bg = $standby->background_psql('postgres', on_error_stop => 0);
+	$pid = $bg->query_safe('SELECT pg_backend_pid()');
+	$bg->query_safe("SET client_connection_check_interval = '1s'");
+	$bg->query_safe('\set VERBOSITY verbose');
+	# a million warm passes over 100000 rows: minutes
+	start_long_run($standby, $bg, $pid,
+		"uringprobe_reads(rel => 'dropped', cache => 'warm', passes => 1000000)", 2.5);
+	my $t0 = Time::HiRes::time();
+	$primary->safe_psql('postgres', 'DROP TABLE dropped');
+	my $ended;
+	while (Time::HiRes::time() - $t0 < 20 && !($ended = !still_running($standby, $pid)))
+	{
+		Time::HiRes::usleep(50_000);
+	}
+	my $took = Time::HiRes::time() - $t0;
+	ok($ended, "$cell: a lock conflict after a served client check ends the call");
+	note(sprintf('%s: the call ended %.2f s after DROP TABLE (max_standby_streaming_delay = 1s)', $cell, $took));
+	$standby->safe_psql('postgres', "SELECT pg_cancel_backend($pid)") unless $ended;
+	$bg->query('SELECT 1');
+	like($bg->{stderr}, qr/40001: canceling statement due to conflict with recovery/, "$cell: ... with 40001")
 	  or diag($bg->{stderr});
 	$bg->quit;
 	$standby->stop;
@@ -119,18 +149,7 @@ for my $server (servers())
 	# The client killed mid-call: with client_connection_check_interval the
 	# backend sees it gone and exits.
 	{
-		local $ENV{PGOPTIONS} = '-c client_connection_check_interval=100ms';
-		my $psql = IPC::Run::start(
-			[ $node->installed_command('psql'), '-X', '-d', $node->connstr('postgres'), '-c',
-				"SELECT count(*) FROM $long_events" ],
-			'<', \undef, '>', \my $out, '2>', \my $err);
-		my $pid;
-		within(30, sub {
-			$pid = $node->safe_psql('postgres',
-				"SELECT pid FROM pg_stat_activity WHERE state = 'active' AND query LIKE '%uringprobe_events%' "
-				  . 'AND pid <> pg_backend_pid()');
-			return $pid ne '';
-		}) or die "the call did not start\n";
+		my ($psql, $pid) = start_checked_client($node, $long_events);
 		$psql->kill_kill;
 		ok(within(30, sub { !-e "/proc/$pid" }), "$cell: its client killed, the backend exits");
 		kill 'KILL', $pid if -e "/proc/$pid";

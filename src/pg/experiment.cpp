@@ -29,12 +29,6 @@ uint32 experiment_wait_event() {
 
 namespace {
 
-// InterruptPending stays set until CHECK_FOR_INTERRUPTS, which runs only
-// after the call. Once the flags that set it were served here, it is
-// "explained", so that a later ask does not take it for a flag PostgreSQL
-// keeps to itself (a recovery conflict) and stop the call for nothing.
-bool pending_explained = false;
-
 // client_connection_check_interval's check, as ProcessInterrupts makes
 // it: false once the client is gone (ClientConnectionLost then set, so
 // CHECK_FOR_INTERRUPTS ends the session); otherwise the next check is
@@ -56,20 +50,15 @@ bool client_still_there() {
     return true;
 }
 
-} // namespace
+enum class Pending { served, stop };
 
-void begin_stop_checks() {
-    pending_explained = false;
-}
-
-bool stop_requested() {
-    if (QueryCancelPending || ProcDiePending || ClientConnectionLost || !PostmasterIsAlive())
-        return true;
-    if (!InterruptPending)
-        return false;
-    // Served here, as ProcessInterrupts would: a DROP DATABASE waits for
-    // every backend to absorb its barrier, and a call can run for minutes.
+// Serves what must not wait for the end of a call, as ProcessInterrupts
+// would; `stop` for what ends the call, or for a flag set by nothing
+// served here.
+Pending serve_pending() {
     bool served = false;
+    // Served here: a DROP DATABASE waits for every backend to absorb its
+    // barrier, and a call can run for minutes.
     if (ProcSignalBarrierPending) {
         served = true;
         call_pg("ProcessProcSignalBarrier", [] { ProcessProcSignalBarrier(); });
@@ -81,12 +70,12 @@ bool stop_requested() {
     if (CheckClientConnectionPending) {
         served = true;
         if (!client_still_there())
-            return true;
+            return Pending::stop;
     }
 #if PG_VERSION_NUM >= 170000
     if (TransactionTimeoutPending) {
         if (TransactionTimeout > 0)
-            return true;
+            return Pending::stop;
         served = true; // reset to 0 since: PostgreSQL ignores it too
     }
 #endif
@@ -95,20 +84,49 @@ bool stop_requested() {
     if (IdleInTransactionSessionTimeoutPending || IdleSessionTimeoutPending ||
         IdleStatsUpdateTimeoutPending)
         served = true;
-    if (served) {
-        pending_explained = true;
-        return false;
-    }
-    // Set by nothing above: a flag PostgreSQL keeps to itself (a recovery
+    // Nothing above: a flag PostgreSQL keeps to itself (a recovery
     // conflict on a standby) or serves elsewhere (a parallel worker's
     // message). CHECK_FOR_INTERRUPTS after the call serves it.
-    return !pending_explained;
+    return served ? Pending::served : Pending::stop;
+}
+
+} // namespace
+
+bool stop_requested() {
+    if (QueryCancelPending || ProcDiePending || ClientConnectionLost || !PostmasterIsAlive())
+        return true;
+    if (!InterruptPending)
+        return false;
+    // Cleared before the flags are read, as ProcessInterrupts clears it:
+    // whatever sets a flag from now on sets it again, so an interrupt
+    // that what is served here does not explain (a recovery conflict
+    // after a client check) is seen at the next ask and stops the call.
+    // One that came together with a served flag is not seen until the
+    // next: the startup process signals a conflict again every few ms
+    // while it waits, and serve_interrupts_after_run() serves whatever
+    // is left.
+    InterruptPending = false;
+    Pending pending = Pending::stop;
+    try {
+        pending = serve_pending();
+    } catch (...) {
+        InterruptPending = true; // what was not served is served after
+        throw;
+    }
+    if (pending == Pending::served)
+        return false;
+    InterruptPending = true;
+    return true;
 }
 
 void serve_interrupts_after_run() {
     if (!PostmasterIsAlive())
         ereport(FATAL, (errcode(ERRCODE_ADMIN_SHUTDOWN),
                         errmsg("terminating connection due to unexpected postmaster exit")));
+    // A flag PostgreSQL keeps to itself may have come while the stop rule
+    // had cleared InterruptPending: ProcessInterrupts finds whatever is
+    // set, and does nothing when nothing is.
+    InterruptPending = true;
     CHECK_FOR_INTERRUPTS();
 }
 

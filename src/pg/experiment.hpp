@@ -29,8 +29,6 @@ uint32 experiment_wait_event();
 // throw a PgError (from call_pg). The engine then cleans up and returns,
 // and serve_interrupts_after_run() raises what ended it.
 bool stop_requested();
-// Called before a run: InterruptPending counts as new again.
-void begin_stop_checks();
 // After a run, outside run_guarded(): FATAL when the postmaster is gone,
 // then CHECK_FOR_INTERRUPTS().
 void serve_interrupts_after_run();
@@ -50,7 +48,6 @@ Datum run_experiment(FunctionCallInfo fcinfo, const char* function, const ParamT
     const uint32 wait_event = experiment_wait_event();
     ResultRows out;
     pgstat_report_wait_start(wait_event);
-    begin_stop_checks();
     run_guarded([&] {
         P p;
         set_from_args(table(), args, p);

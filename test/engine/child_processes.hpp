@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <dirent.h>
 #include <fstream>
+#include <functional>
 #include <string>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -51,6 +52,28 @@ template <typename Body> void finishes_within(int seconds, Body body) {
     body();
     done = true;
     watchdog.join();
+}
+
+// Runs `run(should_stop)` under finishes_within(seconds), with a stop
+// rule that answers true from `after` on; returns the milliseconds from
+// its first true answer to the return of `run` (the stop latency).
+template <typename Run>
+double stop_latency_ms(std::chrono::milliseconds after, Run run, int seconds = 20) {
+    const auto started = std::chrono::steady_clock::now();
+    std::chrono::steady_clock::time_point asked, returned;
+    bool stopping = false;
+    const std::function<bool()> should_stop = [&] {
+        if (!stopping && std::chrono::steady_clock::now() - started > after) {
+            stopping = true;
+            asked = std::chrono::steady_clock::now();
+        }
+        return stopping;
+    };
+    finishes_within(seconds, [&] {
+        run(should_stop);
+        returned = std::chrono::steady_clock::now();
+    });
+    return std::chrono::duration<double, std::milli>(returned - asked).count();
 }
 
 // Runs `body` (returning a std::string) in a child process; returns the

@@ -1,17 +1,24 @@
+#include "child_processes.hpp"
 #include "contract/error.hpp"
 #include "experiments/extend_experiment.hpp"
+#include "experiments/file_io.hpp"
 #include "experiments/session_threads.hpp"
+#include "os/fd.hpp"
 #include "refused.hpp"
 #include "scratch_dir.hpp"
 
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <set>
+#include <stdexcept>
 #include <string>
+#include <thread>
 #include <unistd.h>
+#include <vector>
 
 using namespace uringprobe;
 
@@ -113,6 +120,67 @@ TEST(Extend, StoppedRunsLeaveNothing) {
     EXPECT_EQ(r.outcome.status(), "stopped");
     EXPECT_LT(r.bytes, 1024ull << 20);
     EXPECT_EQ(t.entries(), 0);
+}
+
+// A stop rule that fails (in a backend: an error while serving an
+// interrupt) stops the sessions too: the error comes back at once, not
+// after they wrote their whole quota (here minutes of 512-byte writes).
+TEST(Extend, AStopRuleThatFailsStopsTheSessions) {
+    TempDir t;
+    ExtendParams p = fixed(t, ExtendStrategy::write, ExtendInterface::io_uring);
+    p.min_blocks = p.max_blocks = 1;
+    p.block_size = 512;
+    p.total_mb = 4096;
+    p.sessions = 2;
+    p.verify = false;
+    std::atomic<int> polls{0};
+    std::chrono::steady_clock::time_point thrown, returned;
+    bool failed = false;
+    finishes_within(30, [&] {
+        try {
+            run_extend(p, {t.path()}, [&]() -> bool {
+                if (++polls < 5)
+                    return false;
+                thrown = std::chrono::steady_clock::now();
+                throw std::runtime_error("the stop rule failed");
+            });
+        } catch (const std::runtime_error& e) {
+            failed = std::string(e.what()) == "the stop rule failed";
+        }
+        returned = std::chrono::steady_clock::now();
+    });
+    const double ms = std::chrono::duration<double, std::milli>(returned - thrown).count();
+    std::printf("[ stop     ] extend: the error came back %.1f ms after the stop rule threw\n", ms);
+    EXPECT_TRUE(failed);
+    EXPECT_LT(ms, 5000);
+    EXPECT_EQ(t.entries(), 0);
+}
+
+// A session's write that does not complete (here into a pipe nobody
+// reads, as to a device that hangs) is waited for in bounded slices: a
+// stop cancels it and the session ends, through io_uring and
+// io_uring_async alike.
+TEST(Extend, AWriteThatNeverCompletesStillStops) {
+    for (auto via : {FileIo::Via::ring, FileIo::Via::ring_async}) {
+        const Pipe p = Pipe::open();
+        std::atomic<bool> stop{false};
+        FileIo io(via, &stop);
+        const std::vector<char> data(1 << 20, 'x'); // more than a pipe holds
+        std::thread stopper([&] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(200));
+            stop = true;
+        });
+        bool stopped = false;
+        finishes_within(20, [&] {
+            try {
+                io.write_all(p.write_end.get(), data.data(), data.size(), 0);
+            } catch (const FileIo::Stopped&) {
+                stopped = true;
+            }
+        });
+        stopper.join();
+        EXPECT_TRUE(stopped);
+    }
 }
 
 TEST(Extend, BadParametersAreRefused) {

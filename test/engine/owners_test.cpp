@@ -6,7 +6,9 @@
 #include "uring/ring.hpp"
 
 #include <cerrno>
+#include <chrono>
 #include <gtest/gtest.h>
+#include <memory>
 #include <poll.h>
 #include <stdexcept>
 #include <unistd.h>
@@ -68,6 +70,45 @@ TEST(Owners, RingDrainsWhatIsInFlight) {
     } // the ring cancels and reaps the poll before the pipe closes
     EXPECT_EQ(open_fds(), fds);
     EXPECT_EQ(mappings(), maps);
+}
+
+// Memory lent to a ring lives until its operations are reaped: a read
+// the teardown cancels gives its buffer back; an operation the kernel
+// does not give back within Ring::kDrainMs (a device that hangs; here one
+// counted in flight that the kernel never had) keeps it for the life of
+// the process, and the teardown still ends.
+TEST(Owners, RingKeepsLentMemoryUntilReaped) {
+    bool freed = false;
+    const auto lent = [&freed] {
+        return std::shared_ptr<char>(new char[4096], [&freed](char* p) {
+            freed = true;
+            delete[] p;
+        });
+    };
+    {
+        const Pipe p = Pipe::open();
+        Ring ring(8);
+        auto buf = lent();
+        io_uring_prep_read(io_uring_get_sqe(ring.get()), p.read_end.get(), buf.get(), 4096, 0);
+        ASSERT_EQ(io_uring_submit(ring.get()), 1);
+        ring.submitted(1);
+        ring.lend(buf, 4096);
+    }
+    EXPECT_TRUE(freed) << "a read cancelled and reaped gives its buffer back";
+    freed = false;
+    const size_t kept = Ring::kept_bytes();
+    const auto t0 = std::chrono::steady_clock::now();
+    {
+        Ring ring(8);
+        ring.lend(lent(), 4096);
+        ring.submitted(1); // never completes
+    }
+    const double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT_FALSE(freed) << "memory an operation may still use is never freed";
+    EXPECT_EQ(Ring::kept_bytes(), kept + 4096);
+    EXPECT_GE(ms, Ring::kDrainMs * 0.9);
+    EXPECT_LT(ms, 5000);
 }
 
 TEST(Owners, RingInARegion) {

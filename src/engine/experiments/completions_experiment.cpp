@@ -160,7 +160,7 @@ namespace {
 void run_ring(const CompletionsParams& p, int target_fd, ChildProcess* sender, CompletionsResult& r,
               StopPoll& stop) {
     const size_t slot_bytes = p.op == CompletionOp::read ? kReadBytes : kDatagramBytes;
-    std::vector<char> buffers(slot_bytes * static_cast<size_t>(p.depth));
+    auto buffers = std::make_shared<std::vector<char>>(slot_bytes * static_cast<size_t>(p.depth));
     std::optional<Ring> ring;
     try {
         ring.emplace(static_cast<unsigned>(p.depth), p.setup_flags, 1000);
@@ -178,6 +178,7 @@ void run_ring(const CompletionsParams& p, int target_fd, ChildProcess* sender, C
         r.flags_in_effect = "none";
         return;
     }
+    ring->lend(buffers, buffers->size());
     const io_uring_params& params = ring->params();
     r.flags_in_effect = setup_flags_string(params.flags);
     std::optional<IoThreadSampler> sq_thread;
@@ -192,16 +193,21 @@ void run_ring(const CompletionsParams& p, int target_fd, ChildProcess* sender, C
         free_slots.push_back(s);
     io_uring* ring_p = ring->get();
 
-    // One more operation into the SQ ring (submitted by the next submit()).
+    // One more operation into the SQ ring (submitted by the next submit()),
+    // unless a stop came while waiting for room in it.
     auto prepare = [&] {
         io_uring_sqe* sqe = io_uring_get_sqe(ring_p);
         while (!sqe) { // SQPOLL: its thread has not taken the earlier SQEs yet
-            check_neg_errno(ring->wait_for_sq_room(), "io_uring_enter(IORING_ENTER_SQ_WAIT)");
+            const int n = ring->wait_for_sq_room();
+            if (n == -EINTR && stop.poll_now())
+                return; // interrupted, perhaps by the stop itself
+            if (n != -EINTR)
+                check_neg_errno(n, "io_uring_enter(IORING_ENTER_SQ_WAIT)");
             sqe = io_uring_get_sqe(ring_p);
         }
         const int slot = free_slots.back();
         free_slots.pop_back();
-        char* buf = buffers.data() + static_cast<size_t>(slot) * slot_bytes;
+        char* buf = buffers->data() + static_cast<size_t>(slot) * slot_bytes;
         if (p.op == CompletionOp::nop)
             io_uring_prep_nop(sqe);
         else if (p.op == CompletionOp::read)
@@ -233,7 +239,7 @@ void run_ring(const CompletionsParams& p, int target_fd, ChildProcess* sender, C
     const UsageMeter submitter(RUSAGE_THREAD);
     const std::int64_t t0 = now_ns();
     double in_flight_sum = 0;
-    while (r.submitted < std::min<long>(p.depth, p.completions))
+    while (r.submitted < std::min<long>(p.depth, p.completions) && !stop.stopped())
         prepare();
     submit(0);
     while (r.completions < p.completions) {
@@ -322,10 +328,13 @@ CompletionsResult run_completions(const CompletionsParams& p,
     StopPoll stop(should_stop);
     run_ring(p, target_fd, datagrams ? &*datagrams->sender : nullptr, r, stop);
     // An SQPOLL thread and io-wq workers outlive their ring for a moment:
-    // wait for them, so the caller finds the process as it was.
+    // wait for them, so the caller finds the process as it was. Not for
+    // the workers after a stop: while the process uses another ring (a
+    // PostgreSQL 18 backend its own) they stay, idle, for seconds, and a
+    // stop is served within one.
     if (p.setup_flags & IORING_SETUP_SQPOLL)
         wait_for_io_threads(IoThreadSampler::kSqPoll, sq_threads_before, 2000);
-    if (r.iowq_workers > 0)
+    if (r.iowq_workers > 0 && !stop.stopped())
         wait_for_io_threads(IoThreadSampler::kWorkers, workers_before, 2000);
     if (stop.stopped())
         r.outcome = Outcome::stopped();

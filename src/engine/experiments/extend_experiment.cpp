@@ -207,8 +207,13 @@ ExtendResult run_extend(const ExtendParams& p, const std::vector<std::string>& a
     while (!threads.wait_all_done(std::chrono::milliseconds(20))) {
         if (workers)
             workers->sample();
-        if (!stop && stop_poll.poll_now()) // every 20 ms
-            stop = true;
+        try {
+            if (!stop && stop_poll.poll_now()) // every 20 ms
+                stop = true;
+        } catch (...) {
+            stop = true; // the sessions stop before the error goes up
+            throw;
+        }
     }
     r.seconds = (now_ns() - t0) / 1e9;
     if (workers)

@@ -34,19 +34,26 @@ void stamp_page(char* page, int block_size, std::uint64_t block) {
 }
 
 Session::Session(const ExtendParams& p, Target& target, int index, std::atomic<bool>& stop)
-    : p_(p), target_(target), stop_(stop), io_(via_of(p.interface)), fd_(target.file->reopen()),
+    : p_(p), target_(target), stop_(stop), io_(via_of(p.interface), &stop),
+      fd_(target.file->reopen()),
       rng_(p.seed * 0x9e3779b97f4a7c15ULL + static_cast<std::uint64_t>(index) + 1),
-      zeros_(static_cast<size_t>(p.block_size), 0),
-      zero_iov_(static_cast<size_t>(max_extension_blocks(p)), iovec{zeros_.data(), zeros_.size()}),
-      pages_(p.write_data ? static_cast<size_t>(max_extension_blocks(p)) * p.block_size : 0) {
+      zeros_(std::make_shared<std::vector<char>>(static_cast<size_t>(p.block_size), 0)),
+      zero_iov_(static_cast<size_t>(max_extension_blocks(p)),
+                iovec{zeros_->data(), zeros_->size()}),
+      pages_(std::make_shared<std::vector<char>>(
+          p.write_data ? static_cast<size_t>(max_extension_blocks(p)) * p.block_size : 0)) {
     r_.sizes.assign(static_cast<size_t>(max_extension_blocks(p)) + 1, 0);
-    for (size_t i = 0; i < pages_.size(); i += static_cast<size_t>(p.block_size))
-        page_iov_.push_back(iovec{pages_.data() + i, static_cast<size_t>(p.block_size)});
+    for (size_t i = 0; i < pages_->size(); i += static_cast<size_t>(p.block_size))
+        page_iov_.push_back(iovec{pages_->data() + i, static_cast<size_t>(p.block_size)});
+    io_.lend(zeros_, zeros_->size());
+    io_.lend(pages_, pages_->size());
 }
 
 SessionResult Session::run() {
     try {
         return run_until_done();
+    } catch (const FileIo::Stopped&) {
+        return r_; // stopped while an operation was waited for
     } catch (...) {
         stop_ = true;
         throw;
@@ -113,7 +120,7 @@ void Session::extend(std::uint64_t first, int n) {
         ++r_.fallocates;
     } else if (p_.strategy == ExtendStrategy::write) {
         for (int i = 0; i < n; ++i) {
-            io_.write_all(fd_.get(), zeros_.data(), zeros_.size(),
+            io_.write_all(fd_.get(), zeros_->data(), zeros_->size(),
                           offset(first + static_cast<std::uint64_t>(i)));
             ++r_.zero_writes;
         }
@@ -125,7 +132,7 @@ void Session::extend(std::uint64_t first, int n) {
 
 void Session::write_data(std::uint64_t first, int n) {
     for (int i = 0; i < n; ++i)
-        stamp_page(pages_.data() + size_t(i) * p_.block_size, p_.block_size,
+        stamp_page(pages_->data() + size_t(i) * p_.block_size, p_.block_size,
                    first + static_cast<std::uint64_t>(i));
     // The same batches whatever the interface: write_batch pages (an iovec
     // each, as a buffer manager writes its buffers) in one vectored write,

@@ -103,8 +103,9 @@ public:
     Session(const ExtendParams& p, Target& target, int index, std::atomic<bool>& stop);
 
     void stop() { stop_ = true; }
-    // Extends until the target is full or a stop; a failing session stops
-    // the others and throws.
+    // Extends until the target is full or a stop (seen between operations,
+    // or by io_ while one is waited for); a failing session stops the
+    // others and throws.
     SessionResult run();
 
 private:
@@ -120,9 +121,11 @@ private:
     FileIo io_;
     Fd fd_;
     std::mt19937_64 rng_;
-    std::vector<char> zeros_;
+    // What the writes read, lent to io_'s ring (kept if the kernel does
+    // not give it back).
+    std::shared_ptr<std::vector<char>> zeros_;
     std::vector<iovec> zero_iov_; // max_blocks times the zero block
-    std::vector<char> pages_;
+    std::shared_ptr<std::vector<char>> pages_;
     std::vector<iovec> page_iov_; // one per page of pages_
     SessionResult r_;
 };

@@ -1,6 +1,7 @@
 #include "experiments/file_io.hpp"
 
 #include "contract/error.hpp"
+#include "contract/stop_poll.hpp"
 
 #include <algorithm>
 #include <array>
@@ -27,11 +28,16 @@ void advance(std::vector<iovec>& iov, size_t done) {
 
 } // namespace
 
-FileIo::FileIo(Via via) : via_(via) {
+FileIo::FileIo(Via via, const std::atomic<bool>* stop) : via_(via), stop_(stop) {
     if (via_ != Via::syscalls) {
         ring_.emplace(kDepth);
         uring_ = ring_->get();
     }
+}
+
+void FileIo::lend(std::shared_ptr<void> memory, size_t bytes) {
+    if (ring_)
+        ring_->lend(std::move(memory), bytes);
 }
 
 void FileIo::fallocate(int fd, off_t off, off_t len) {
@@ -81,23 +87,32 @@ io_uring_sqe* FileIo::sqe() {
 int FileIo::submit_and_wait() {
     io_uring* r = uring_;
     // One io_uring_enter submits the SQE and waits for its completion, as
-    // the plain syscall is one call; a signal can end the wait early.
-    int ret;
-    do
-        ret = io_uring_submit_and_wait(r, 1);
-    while (ret == -EINTR);
-    if (ret < 0 && io_uring_sq_ready(r) > 0) // not submitted: nothing in flight
-        check_neg_errno(ret, "io_uring_submit_and_wait");
-    // Submitted: its completion is reaped before anything else happens, so
-    // no buffer stays in flight.
-    io_uring_cqe* cqe = nullptr;
-    do
-        ret = io_uring_wait_cqe(r, &cqe);
-    while (ret == -EINTR);
-    check_neg_errno(ret, "io_uring_wait_cqe");
-    const int res = cqe->res;
-    io_uring_cqe_seen(r, cqe);
-    return res;
+    // the plain syscall is one call; a signal or kPeerWaitMs can end the
+    // wait early, and it goes on until the completion is reaped (so no
+    // buffer stays in flight) or a stop.
+    const __kernel_timespec wait{0, kPeerWaitMs * 1000000LL};
+    ring_->submitted(1);
+    for (;;) {
+        const int ret = ring_->submit_and_wait(1, &wait);
+        const bool interrupted = ret == -EINTR || ret == -ETIME;
+        if (ret < 0 && !interrupted && io_uring_sq_ready(r) > 0) {
+            ring_->completed(); // not submitted: nothing in flight
+            check_neg_errno(ret, "io_uring_enter");
+        }
+        io_uring_cqe* cqe = nullptr;
+        if (io_uring_peek_cqe(r, &cqe) == 0) {
+            const int res = cqe->res;
+            io_uring_cqe_seen(r, cqe);
+            ring_->completed();
+            return res;
+        }
+        if (ret < 0 && !interrupted)
+            check_neg_errno(ret, "io_uring_enter");
+        if (stop_ && stop_->load(std::memory_order_relaxed)) {
+            ring_->drain();
+            throw Stopped();
+        }
+    }
 }
 
 } // namespace uringprobe

@@ -7,7 +7,9 @@
 
 #include "uring/ring.hpp"
 
+#include <atomic>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <sys/types.h>
 #include <sys/uio.h>
@@ -21,7 +23,16 @@ public:
     static constexpr int kMaxIov = 128;   // iovecs per zero write, as PostgreSQL's PG_IOV_MAX
     static constexpr unsigned kDepth = 4; // SQEs per ring (one in flight at a time)
 
-    explicit FileIo(Via via);
+    // Thrown by a ring's operation once `stop` is set while it is waited
+    // for: the operation is cancelled and reaped (Ring::drain; memory lent
+    // to the ring is kept if the kernel does not give it back). A wait
+    // asks `stop` every kPeerWaitMs: a device that does not complete must
+    // not hold a stop up. Plain syscalls wait as the kernel makes them.
+    struct Stopped {};
+
+    explicit FileIo(Via via, const std::atomic<bool>* stop = nullptr);
+    // Memory the operations read (the caller's buffers), lent to the ring.
+    void lend(std::shared_ptr<void> memory, size_t bytes);
 
     void fallocate(int fd, off_t off, off_t len);
     // `count` iovecs at `off`, continuing after short writes. The iovecs
@@ -36,6 +47,7 @@ private:
     int submit_and_wait();
 
     Via via_;
+    const std::atomic<bool>* stop_;
     std::optional<Ring> ring_;
     io_uring* uring_ = nullptr;  // ring_'s handle, taken once
     std::vector<iovec> pending_; // what writev_all has still to write

@@ -141,24 +141,24 @@ struct Piece {
     size_t length;
 };
 
-// Buffers for reads in flight, aligned for O_DIRECT.
+// Buffers for reads in flight, aligned for O_DIRECT; shared with a ring
+// they are lent to (Ring::lend), which may keep them.
 class ReadBuffers {
 public:
-    ReadBuffers(size_t count, size_t bytes) : bytes_(bytes) {
+    ReadBuffers(size_t count, size_t bytes) : bytes_(bytes), total_(count * bytes) {
         void* mem = nullptr;
-        const int err = posix_memalign(&mem, kAlign, count * bytes);
+        const int err = posix_memalign(&mem, kAlign, total_);
         if (err != 0)
             throw SysError(err, "posix_memalign");
-        mem_.reset(static_cast<char*>(mem));
+        mem_.reset(static_cast<char*>(mem), [](char* p) { std::free(p); });
     }
     char* slot(size_t i) { return mem_.get() + i * bytes_; }
+    void lend_to(Ring& ring) const { ring.lend(mem_, total_); }
 
 private:
-    struct Free {
-        void operator()(char* p) const { std::free(p); }
-    };
     size_t bytes_;
-    std::unique_ptr<char, Free> mem_;
+    size_t total_;
+    std::shared_ptr<char> mem_;
 };
 
 // The files read, open for reading, and the pieces they are read in.
@@ -341,6 +341,7 @@ void read_io_uring(const ReadsParams& p, const ReadTarget& t, const ReadOrder& o
         free_slots.push_back(s - 1);
     IoThreadSampler iowq(IoThreadSampler::kWorkers);
     Ring ring(static_cast<unsigned>(std::max<size_t>(depth, 1)));
+    buf.lend_to(ring);
     io_uring* u = ring.get();
     size_t next = 0;
     auto prepare = [&] {
@@ -369,6 +370,9 @@ void read_io_uring(const ReadsParams& p, const ReadTarget& t, const ReadOrder& o
     while (next < depth)
         prepare();
     enter(0);
+    // Reads the page cache serves complete within the submit, so the CQ
+    // may never empty: the stop rule is asked before each re-submission,
+    // not only when the CQ runs dry.
     while (ring.inflight() > 0 && !stop.poll()) {
         if (io_uring_cq_ready(u) == 0)
             enter(1);
@@ -381,7 +385,7 @@ void read_io_uring(const ReadsParams& p, const ReadTarget& t, const ReadOrder& o
             ring.completed();
             free_slots.push_back(slot);
             tally.completed(issued[slot], res, in_flight, "read (io_uring)");
-            if (next < order.size() && !stop.stopped()) {
+            if (next < order.size() && !stop.poll()) {
                 prepare(); // one re-submitted per completion
                 enter(0);
             }
@@ -594,7 +598,7 @@ ReadsResult run_reads(const ReadsParams& p, const std::vector<std::string>& allo
         r.submitter = submitter.delta();
         r.usage = usage.delta();
         tally.finish();
-        if (r.iowq_workers > 0)
+        if (r.iowq_workers > 0 && !stop.stopped()) // as completions' (a stop does not wait)
             wait_for_io_threads(IoThreadSampler::kWorkers, iowq_before, 2000);
     }
     if (stop.stopped())

@@ -143,6 +143,8 @@ void run_block(RingsVariant& v, const RingsParams& p, int n, int block, bool aft
             if (!after_teardown || e.err() != ENOMEM || attempt == 200)
                 throw;
             set.reset();
+            if (stop.poll_now())
+                return; // the forks' loop is not entered
             usleep(5000);
         }
     }

@@ -1,11 +1,13 @@
 #include "uring/ring.hpp"
 
+#include "contract/clock.hpp"
 #include "contract/error.hpp"
 
 #include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdint>
+#include <mutex>
 #include <stdexcept>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -62,12 +64,34 @@ Ring Ring::in_memory(unsigned entries, void* mem, size_t bytes, size_t* used) {
 Ring::Ring(Ring&& other) noexcept
     : layout_(std::exchange(other.layout_, Layout::gone)), ring_(other.ring_),
       params_(other.params_), fd_(std::exchange(other.fd_, -1)),
-      inflight_(std::exchange(other.inflight_, 0)), enters_(other.enters_) {}
+      inflight_(std::exchange(other.inflight_, 0)), enters_(other.enters_),
+      gave_up_(other.gave_up_), lent_(std::move(other.lent_)) {}
+
+namespace {
+
+// What rings that gave up keep for the life of the process.
+struct Kept {
+    std::mutex mu;
+    std::vector<std::shared_ptr<void>> memory;
+    size_t bytes = 0;
+};
+Kept& kept() {
+    static Kept* k = new Kept; // never destroyed: its memory may still be written
+    return *k;
+}
+
+} // namespace
 
 Ring::~Ring() {
     switch (layout_) {
     case Layout::liburing:
-        drain();
+        if (!drain()) { // what the kernel still holds keeps its memory
+            std::lock_guard<std::mutex> g(kept().mu);
+            for (auto& [memory, bytes] : lent_) {
+                kept().memory.push_back(std::move(memory));
+                kept().bytes += bytes;
+            }
+        }
         io_uring_queue_exit(&ring_);
         break;
     case Layout::raw_region:
@@ -84,25 +108,41 @@ io_uring* Ring::get() {
     return &ring_;
 }
 
-// Cancel whatever is still in flight and reap it, for at most a second
-// without progress (the kernel cancels the rest when the ring closes).
-void Ring::drain() {
-    if (inflight_ <= 0)
-        return;
+void Ring::lend(std::shared_ptr<void> memory, size_t bytes) {
+    lent_.emplace_back(std::move(memory), bytes);
+}
+
+size_t Ring::kept_bytes() {
+    std::lock_guard<std::mutex> g(kept().mu);
+    return kept().bytes;
+}
+
+bool Ring::drain() {
+    if (inflight_ <= 0 || gave_up_ || layout_ != Layout::liburing)
+        return inflight_ <= 0;
     if (io_uring_sqe* sqe = io_uring_get_sqe(&ring_)) {
         io_uring_prep_cancel(sqe, nullptr, IORING_ASYNC_CANCEL_ANY | IORING_ASYNC_CANCEL_ALL);
         sqe->user_data = ~0ULL;
         io_uring_submit(&ring_);
     }
-    __kernel_timespec ts{1, 0};
+    const std::int64_t deadline = now_ns() + std::int64_t(kDrainMs) * 1000000;
     while (inflight_ > 0) {
+        const std::int64_t left = deadline - now_ns();
+        if (left <= 0)
+            break;
+        __kernel_timespec ts{left / 1000000000, left % 1000000000};
         io_uring_cqe* cqe = nullptr;
-        if (io_uring_wait_cqe_timeout(&ring_, &cqe, &ts) != 0)
+        const int ret = io_uring_wait_cqe_timeout(&ring_, &cqe, &ts);
+        if (ret == -EINTR)
+            continue;
+        if (ret != 0)
             break;
         if (cqe->user_data != ~0ULL && !(cqe->flags & IORING_CQE_F_MORE))
             --inflight_;
         io_uring_cqe_seen(&ring_, cqe);
     }
+    gave_up_ = inflight_ > 0;
+    return !gave_up_;
 }
 
 int Ring::submit_and_wait(unsigned wait_nr, const __kernel_timespec* timeout) {

@@ -4,11 +4,15 @@
 // with IORING_SETUP_NO_MMAP (one region for all of them, nothing mapped per
 // ring). A ring counts the operations its user has in flight, and before
 // it is torn down cancels and reaps them, so that no buffer or descriptor
-// is released under the kernel.
+// is released under the kernel; buffers lent to it outlive what the
+// kernel does not give back.
 #pragma once
 
 #include <cstddef>
 #include <liburing.h>
+#include <memory>
+#include <utility>
+#include <vector>
 
 #if defined(IO_URING_VERSION_MAJOR) &&                                                             \
     (IO_URING_VERSION_MAJOR > 2 || (IO_URING_VERSION_MAJOR == 2 && IO_URING_VERSION_MINOR >= 5))
@@ -76,6 +80,22 @@ public:
         return inflight_;
     }
 
+    // Memory the kernel reads or writes for this ring's operations (their
+    // buffers), `bytes` long: kept alive until every operation is reaped.
+    // Teardown cancels what is still in flight and reaps it for at most
+    // kDrainMs; what the kernel still holds then (a device that does not
+    // complete) keeps its memory for the life of the process, on purpose:
+    // never freed while a read may still land in it. At most the lent
+    // buffers of that ring, which the memory caps bound.
+    void lend(std::shared_ptr<void> memory, size_t bytes);
+    // Cancels whatever is in flight and reaps it, for at most kDrainMs in
+    // all (once: a ring that gave up does not wait again); true when
+    // nothing is left in flight.
+    bool drain();
+    static constexpr int kDrainMs = 500;
+    // Bytes kept for the life of the process by rings that gave up.
+    static size_t kept_bytes();
+
     // Submitting and waiting through the system call itself, so that every
     // io_uring_enter is counted rather than inferred from liburing's rules
     // (usable on a ring with an io_uring handle). Makes the SQEs prepared
@@ -98,7 +118,6 @@ public:
 private:
     enum class Layout { gone, liburing, raw_region };
     Ring() = default;
-    void drain();
 
     Layout layout_ = Layout::gone;
     io_uring ring_{};
@@ -106,6 +125,8 @@ private:
     int fd_ = -1;
     long inflight_ = 0;
     long enters_ = 0;
+    bool gave_up_ = false; // drain() ran out of time
+    std::vector<std::pair<std::shared_ptr<void>, size_t>> lent_;
 };
 
 // `n` rounded up to whole pages.

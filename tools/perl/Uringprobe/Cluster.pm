@@ -22,7 +22,8 @@ our @EXPORT =
   qw(servers io_methods start_cluster postmaster_pid io_uring_fds io_uring_mappings environment
   scratch_filesystems storage_kinds scratch_files query_row default_scratch_dir backend_state_sql hard_limit
   set_soft_limits long_runs start_long_run children_of cancel_leaves_backend_as_was tiny_bench_run
-  poll_until wait_for_clients_gone refuse_io_uring_command within);
+  poll_until wait_for_clients_gone refuse_io_uring_command within stop_matrix
+  start_checked_client);
 
 # What pg_config $pg_config answers to $option, run without a shell (its
 # path may hold any character).
@@ -409,6 +410,14 @@ sub long_runs
 		[ advise => "uringprobe_advise(budget => '300 s')", "uringprobe_advise(budget => '1 ms')" ]);
 }
 
+# Whether t/027 runs its whole matrix of stops (URINGPROBE_STOP_MATRIX=1:
+# every long call x every way PostgreSQL ends one, on every server)
+# rather than make test's part of it.
+sub stop_matrix
+{
+	return ($ENV{URINGPROBE_STOP_MATRIX} // '') eq '1';
+}
+
 # Until $query returns $expected ('t' unless given) on $node: true, or
 # false after PostgreSQL::Test::Utils' timeout. As the server's own
 # poll_query_until, but the query goes on psql's command line: that one
@@ -453,6 +462,28 @@ sub start_long_run
 	  or die "the run did not start: $sql\n";
 	Time::HiRes::sleep($settle // 0.3);
 	return;
+}
+
+# A psql of its own running "SELECT count(*) FROM $sql" on $node with
+# client_connection_check_interval = 100ms, so that its backend sees the
+# client gone: the psql (IPC::Run) and its backend's pid once the call runs.
+sub start_checked_client
+{
+	my ($node, $sql) = @_;
+	local $ENV{PGOPTIONS} = '-c client_connection_check_interval=100ms';
+	my ($out, $err);
+	my $psql = IPC::Run::start(
+		[ $node->installed_command('psql'), '-X', '-d', $node->connstr('postgres'), '-c',
+			"SELECT count(*) FROM $sql" ],
+		'<', \undef, '>', \$out, '2>', \$err);
+	my $pid;
+	within(30, sub {
+		$pid = $node->safe_psql('postgres',
+			"SELECT pid FROM pg_stat_activity WHERE state = 'active' AND query LIKE '%uringprobe_%' "
+			  . 'AND pid <> pg_backend_pid()');
+		return $pid ne '';
+	}) or die "the call did not start: $sql\n";
+	return ($psql, $pid);
 }
 
 # Until $check returns true, at most $seconds (polled every 20 ms): true

@@ -92,6 +92,30 @@ my @faults = (
 			qr/transaction_timeout|client killed|standby|conflict|DROP DATABASE|memory contexts|\.\.\. and the call goes on|\.\.\. until cancelled|\.\.\. with \d+P\d+|\.\.\. and the server goes on/ ] ],
 	},
 	{
+		fault => 'every operation completes at once',
+		injected => 'a stop while no operation ever waits: reads of a warm page cache (io_uring, workers, sync), extensions of a tmpfs file, no-ops, cached reads, self-written events, forks',
+		holds => 'the stop rule is still asked every 2 ms: a call of minutes ends within 5 s of statement_timeout (its latency noted), the backend as it was, no scratch file',
+		tests => 't/027, engine (Reads, Completions)',
+		count => [
+			[ $tap, qr{t/027_stop_latency\.pl}, qr/./ ],
+			[ qr/engine/, qr{test/engine}, qr/^(?:Reads\.WarmReadsThatCompleteAtOnceStillStop|Completions\.StopsWithinASecond)$/ ] ],
+	},
+	{
+		fault => 'a recovery conflict after a served interrupt',
+		injected => 'on a standby (max_standby_streaming_delay = 1s), a call that served a client check (client_connection_check_interval = 1s) reads a table the primary drops',
+		holds => 'the lock conflict ends the call with 40001 (an interrupt the served flags do not explain always stops the run)',
+		tests => 't/019',
+		count => [ [ $tap, qr{t/019_postgresql_stops\.pl}, qr/a lock conflict after a served client check|: \.\.\. with 40001/ ] ],
+	},
+	{
+		fault => 'a device that does not complete, a stop rule that fails',
+		injected => 'an operation the kernel never gives back, a write into a pipe nobody reads (as to a hung device), io-wq workers that stay, the stop rule throwing mid-run',
+		holds => 'a ring waits 100 ms at a time and cancels on a stop; what is not reaped within 500 ms keeps its buffer for the life of the process (counted); a stop does not wait for io-wq workers; a failing stop rule stops the sessions before its error returns',
+		tests => 'engine (Owners, Extend, Completions)',
+		count => [ [ qr/engine/, qr{test/engine},
+			qr/^(?:Owners\.RingKeepsLentMemoryUntilReaped|Extend\.AWriteThatNeverCompletesStillStops|Extend\.AStopRuleThatFailsStopsTheSessions|Completions\.StopsWithinASecond)$/ ] ],
+	},
+	{
 		fault => 'peer process killed or stopped',
 		injected => 'kill -9 or SIGSTOP of the process an experiment waits for (events, completions)',
 		holds => 'killed: one error saying the peer exited, the backend as it was; stopped: cancel still served within the bounded wait',
