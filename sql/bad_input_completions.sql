@@ -29,6 +29,14 @@ FROM (VALUES
     ('uringprobe_completions(completions => 9223372036854775807)'),
     ('uringprobe_completions(depth => ''deep'')')
 ) c(call);
+-- the buffers and the ring count against uringprobe.max_memory_mb:
+-- 4096 reads of 4 KiB are 16 MiB
+SET uringprobe.max_memory_mb = 1;
+SET uringprobe.scratch_dirs = '/tmp';
+SELECT regress_error_of('uringprobe_completions(''read'', depth => 4096, completions => 10)') AS error;
+SELECT regress_error_of('uringprobe_completions(''nop'', depth => 4096, completions => 10)') AS error;
+RESET uringprobe.scratch_dirs;
+RESET uringprobe.max_memory_mb;
 -- read needs an allowed scratch directory
 SET uringprobe.scratch_dirs = '';
 SELECT regress_error_of('uringprobe_completions(''read'', completions => 10)') AS error;

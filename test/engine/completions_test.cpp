@@ -222,3 +222,18 @@ TEST(Completions, BadParametersAreRefused) {
     CompletionsParams r = params(CompletionOp::read, 8, Reaping::batch, 100);
     EXPECT_THROW(run_completions(r, {}, never), InvalidArgument);
 }
+
+// The buffers and the ring a call holds count against
+// uringprobe.max_memory_mb: 4096 reads of 4 KiB are 16 MiB.
+TEST(Completions, BuffersAndRingWithinMaxMemory) {
+    const Caps one_mb{{"uringprobe.max_memory_mb", 1}};
+    CompletionsParams p = params(CompletionOp::read, 4096, Reaping::batch, 100);
+    EXPECT_NO_THROW(validate(p, {}));
+    EXPECT_EQ(refusal([&] { validate(p, one_mb); }),
+              "depth x 4 KiB buffers + a ring of 4096 entries = 16.4 MiB exceeds "
+              "uringprobe.max_memory_mb (1 MB)");
+    EXPECT_NO_THROW(validate(params(CompletionOp::nop, 32, Reaping::batch, 100), one_mb));
+    EXPECT_NO_THROW(validate(params(CompletionOp::read, 128, Reaping::batch, 100), one_mb));
+    EXPECT_THROW(validate(params(CompletionOp::read, 256, Reaping::batch, 100), one_mb),
+                 InvalidArgument);
+}

@@ -8,6 +8,7 @@
 #include "os/child_process.hpp"
 #include "os/fd.hpp"
 #include "os/io_threads.hpp"
+#include "uring/pg_ring_plan.hpp"
 #include "uring/ring.hpp"
 
 #include <arpa/inet.h>
@@ -150,6 +151,13 @@ CompletionsParams::CompletionsParams() {
 void validate(const CompletionsParams& p, const Caps& caps) {
     check_ranges(completions_params(), p, caps);
     check_setup_flags(p.setup_flags);
+    // A buffer per operation in flight, and the ring.
+    const bool read = p.op == CompletionOp::read;
+    check_memory(std::string("depth x ") + (read ? "4 KiB" : "64 B") + " buffers + a ring of " +
+                     std::to_string(p.depth) + " entries",
+                 static_cast<long long>(p.depth) * (read ? kReadBytes : kDatagramBytes) +
+                     static_cast<long long>(estimated_ring_bytes(unsigned(p.depth))),
+                 caps);
 }
 
 namespace {
