@@ -54,6 +54,13 @@ RESET ROLE;
 -- writing scratch files: for those trusted to write the server's files,
 -- and only where a superuser allows
 SET uringprobe.scratch_dirs = '/tmp';
+-- EXECUTE granted by hand makes no writer: extend checks
+-- pg_write_server_files itself, as reads and completions('read') do
+GRANT EXECUTE ON FUNCTION uringprobe_extend TO regress_uringprobe_program;
+SET ROLE regress_uringprobe_program;
+SELECT count(*) FROM uringprobe_extend(total_mb => 1);
+RESET ROLE;
+REVOKE EXECUTE ON FUNCTION uringprobe_extend FROM regress_uringprobe_program;
 SET ROLE regress_uringprobe_writer;
 SELECT status, bytes FROM uringprobe_extend(total_mb => 1);
 SELECT count(*) FROM uringprobe_extend(dir => '/var/tmp', total_mb => 1);
