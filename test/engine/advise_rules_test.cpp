@@ -507,7 +507,11 @@ TEST(AdviseRules, UlimitLUnknownClaimsNothing) {
     const RingPlan plan = plan_pg18_rings(c.server.settings, none, c.limits);
     EXPECT_EQ(plan.bytes_per_ring, 8192u);
     EXPECT_EQ(plan.mappings_per_ring, 2);
-    EXPECT_NE(plan.layout.find("(estimated: no ring could be created here)"), std::string::npos);
+    EXPECT_EQ(plan.layout_value, "separate (expected)");
+    EXPECT_NE(plan.layout.find("sizes estimated: no ring could be created here: io_uring_setup "
+                               "failed with ENOMEM"),
+              std::string::npos)
+        << plan.layout;
     // nothing failed, nothing probed
     c.memlock = MemlockCharge::unknown;
     c.ring_ok = true;
@@ -658,4 +662,54 @@ TEST(AdviseRules, IoMethodWeighsColdReadsAgainstConnections) {
     EXPECT_TRUE(starts_with(r.evidence,
                             "cold reads not measured: the budget had no room for a round; starts:"))
         << r.evidence;
+}
+
+// Where no ring could be made (ENOMEM under a small ulimit -l, EPERM under
+// seccomp), the layout is what the server's build would use on this
+// kernel, said as expected, with why no ring was made; the kernel's flags
+// are unknown, never "refused".
+TEST(AdviseRules, NoRingTheLayoutIsTheBuildsAndTheFlagsUnknown) {
+    IoUringCaps none;
+    none.ring_err = EPERM;
+    none.kernel_release = "6.18.0";
+    Pg18Settings s;
+    s.built_with_queue_init_mem = true;
+    const ProcessLimits lim{20000, 8 << 20, 12};
+    RingPlan plan = plan_pg18_rings(s, none, lim);
+    EXPECT_TRUE(plan.one_region);
+    EXPECT_EQ(plan.layout_value, "one region (expected)");
+    EXPECT_NE(plan.layout.find("has io_uring_queue_init_mem and kernel 6.18.0"), std::string::npos)
+        << plan.layout;
+    EXPECT_NE(plan.layout.find("io_uring_setup failed with EPERM"), std::string::npos)
+        << plan.layout;
+    EXPECT_EQ(plan.mappings_per_ring, 0);
+    EXPECT_EQ(plan.verdict, "fails");
+    none.kernel_release = "6.1.0";
+    EXPECT_EQ(plan_pg18_rings(s, none, lim).layout_value, "separate (expected)");
+    none.kernel_release = "unreadable";
+    EXPECT_EQ(plan_pg18_rings(s, none, lim).layout_value, "unknown");
+    none.kernel_release = "6.18.0";
+    s.built_with_queue_init_mem = false;
+    plan = plan_pg18_rings(s, none, lim);
+    EXPECT_EQ(plan.layout_value, "separate (expected)");
+    EXPECT_EQ(plan.mappings_per_ring, 2);
+    // Not probed at all: said so, and no verdict claimed.
+    IoUringCaps unprobed;
+    unprobed.probed = false;
+    unprobed.not_probed = "probe => false";
+    unprobed.kernel_release = "6.18.0";
+    plan = plan_pg18_rings(s, unprobed, lim);
+    EXPECT_EQ(plan.verdict, "not probed");
+    EXPECT_NE(plan.verdict_detail.find("probe => false"), std::string::npos) << plan.verdict_detail;
+
+    AdviseContext c = context(true);
+    c.ring_ok = false;
+    c.ring_err = ENOMEM;
+    c.no_mmap_accepted = false;
+    const AdviceRow row = io_method_advice(c, not_measured("this process cannot create a ring"));
+    EXPECT_NE(row.evidence.find("NO_MMAP and DEFER_TASKRUN unknown (no ring could be created: "
+                                "ENOMEM)"),
+              std::string::npos)
+        << row.evidence;
+    EXPECT_EQ(row.evidence.find("NO_MMAP refused"), std::string::npos) << row.evidence;
 }

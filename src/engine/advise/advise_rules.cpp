@@ -207,7 +207,8 @@ AdviceRow io_method_advice(const AdviseContext& c, const ForkCostSummary& fork,
 AdviceRow ring_layout_advice(const AdviseContext& c, const ForkCostSummary& fork) {
     const RingPlan& plan = c.plan;
     const int mappings = plan.rings * plan.mappings_per_ring;
-    const std::string current = plan.one_region
+    const std::string current = !c.ring_ok ? plan.layout_value
+                                : plan.one_region
                                     ? "one region (io_uring_queue_init_mem, NO_MMAP)"
                                     : "separate: " + std::to_string(plan.mappings_per_ring) +
                                           " mappings per ring, " + std::to_string(mappings) +
