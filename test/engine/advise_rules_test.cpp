@@ -713,3 +713,32 @@ TEST(AdviseRules, NoRingTheLayoutIsTheBuildsAndTheFlagsUnknown) {
         << row.evidence;
     EXPECT_EQ(row.evidence.find("NO_MMAP refused"), std::string::npos) << row.evidence;
 }
+
+// uringprobe_advise() reads no deeper than uringprobe_reads() may: the
+// server's read depth, unless uringprobe.max_read_in_flight or
+// max_memory_mb allow less, which the evidence then names.
+TEST(AdviseRules, ReadsWithinTheCapsAndSaySo) {
+    AdviseContext c = context(true);
+    c.server.settings.shared_buffers = 16 * 16384; // the server's streams: 16 in flight
+    c.server.settings.max_connections = 100;
+    const std::function<bool()> never = [] { return false; };
+    ReadsSummary s = ReadsMeasurement(c, "slow", "/slow", "xfs", 0, {}, never).summary();
+    EXPECT_EQ(s.in_flight, 16);
+    EXPECT_EQ(s.capped, "");
+    s = ReadsMeasurement(c, "slow", "/slow", "xfs", 0, {{"uringprobe.max_read_in_flight", 2}},
+                         never)
+            .summary();
+    EXPECT_EQ(s.in_flight, 2);
+    EXPECT_EQ(s.capped, "uringprobe.max_read_in_flight 2 allows 2 of the server's 16");
+    s = ReadsMeasurement(c, "slow", "/slow", "xfs", 0, {{"uringprobe.max_memory_mb", 1}}, never)
+            .summary();
+    EXPECT_EQ(s.in_flight, 8); // 8 reads of 128 kB
+    EXPECT_EQ(s.capped, "uringprobe.max_memory_mb 1 MB allows 8 of the server's 16");
+    ReadsSummary r = cold_reads(1.77, 1.71, 1.82);
+    r.in_flight = 2;
+    r.capped = "uringprobe.max_read_in_flight 2 allows 2 of the server's 16";
+    EXPECT_NE(io_method_advice(context(true), fork_cost(), r)
+                  .evidence.find("io_uring (2 in flight, limited: uringprobe.max_read_in_flight 2 "
+                                 "allows 2 of the server's 16"),
+              std::string::npos);
+}

@@ -110,12 +110,13 @@ ReadsJudgement judge_reads(const ReadsSummary& r) {
                               fixed(r.sync_mbps.median, 0) + " MB/s)";
     const RunSummary& g = r.uring_over_workers;
     j.text = "cold reads on " + where + ", MB/s: io_uring (" + std::to_string(r.in_flight) +
-             " in flight" + (r.depth_why.empty() ? "" : ": " + r.depth_why) + "; " +
-             std::to_string(r.block_kb) + " kB reads) " + fixed(g.median, 2) + "x worker (" +
-             std::to_string(r.workers) + " threads), 95% interval " + fixed(g.lo, 2) + "-" +
-             fixed(g.hi, 2) + ", and " + fixed(r.uring_over_sync.median, 2) + "x sync; " +
-             fixed(r.workers_mbps.median, 0) + " MB/s worker, " + fixed(r.uring_mbps.median, 0) +
-             " io_uring (" + std::to_string(r.rounds) + (r.rounds == 1 ? " round)" : " rounds)");
+             " in flight" + (r.capped.empty() ? "" : ", limited: " + r.capped) +
+             (r.depth_why.empty() ? "" : ": " + r.depth_why) + "; " + std::to_string(r.block_kb) +
+             " kB reads) " + fixed(g.median, 2) + "x worker (" + std::to_string(r.workers) +
+             " threads), 95% interval " + fixed(g.lo, 2) + "-" + fixed(g.hi, 2) + ", and " +
+             fixed(r.uring_over_sync.median, 2) + "x sync; " + fixed(r.workers_mbps.median, 0) +
+             " MB/s worker, " + fixed(r.uring_mbps.median, 0) + " io_uring (" +
+             std::to_string(r.rounds) + (r.rounds == 1 ? " round)" : " rounds)");
     if (r.fs == "tmpfs" || r.fs == "ramfs") {
         j.why = "reads there are served from memory (" + r.fs + "): no device wait to hide";
         j.text += "; " + j.why;

@@ -38,8 +38,9 @@ std::string rings_evidence(const AdviseContext& c, const ForkCostSummary& fork) 
         return "fork cost not measured: " + fork.not_measured;
     std::string out = "fork + exit of this process with " + std::to_string(fork.rings) +
                       " rings of " + std::to_string(c.depth) + " entries, p50 of " +
-                      std::to_string(fork.forks_per_round) + " forks a round: bare " +
-                      describe_runs(fork.bare_us, 0, " us");
+                      std::to_string(fork.forks_per_round) + " forks a round" +
+                      (fork.forks_capped.empty() ? "" : " (limited by " + fork.forks_capped + ")") +
+                      ": bare " + describe_runs(fork.bare_us, 0, " us");
     if (fork.separate)
         out += "; separate mappings " + describe_runs(fork.separate->fork_us, 0, " us");
     if (fork.region)
