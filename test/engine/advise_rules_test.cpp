@@ -664,6 +664,28 @@ TEST(AdviseRules, IoMethodWeighsColdReadsAgainstConnections) {
         << r.evidence;
 }
 
+// Confidence follows the rounds behind a row, whichever branch decides it:
+// reads within the margin (worker, the connection cost deciding) from
+// fewer than 3 rounds of reads or of forks are "low", as the docs say,
+// and "medium" from 3 or more of each.
+TEST(AdviseRules, IoMethodFromFewerThanThreeRoundsIsLow) {
+    for (const bool one_region : {false, true}) {
+        SCOPED_TRACE(one_region);
+        EXPECT_EQ(
+            io_method_advice(context(one_region), fork_cost(), cold_reads(1.03, 0.97, 1.08, 2))
+                .confidence,
+            "low");
+        EXPECT_EQ(
+            io_method_advice(context(one_region), fork_cost(2), cold_reads(1.03, 0.97, 1.08, 5))
+                .confidence,
+            "low");
+        const AdviceRow three =
+            io_method_advice(context(one_region), fork_cost(3), cold_reads(1.03, 0.97, 1.08, 3));
+        EXPECT_EQ(three.advice, "io_method = worker");
+        EXPECT_EQ(three.confidence, "medium");
+    }
+}
+
 // Where no ring could be made (ENOMEM under a small ulimit -l, EPERM under
 // seccomp), the layout is what the server's build would use on this
 // kernel, said as expected, with why no ring was made; the kernel's flags

@@ -5,6 +5,7 @@
 #include "contract/error.hpp"
 #include "contract/number_text.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -173,7 +174,9 @@ AdviceRow io_method_advice(const AdviseContext& c, const ForkCostSummary& fork,
         // under io_uring, however little: worker. (make bench's churn check
         // contradicted io_uring advised here for one region's +60 us.)
         advice = on18(c) + "io_method = worker";
-        confidence = "medium";
+        // At most medium (the line is the connection cost's, however
+        // small), and low from fewer than kFewestRounds of either.
+        confidence = std::min(reads.rounds, fork.rounds) >= kFewestRounds ? "medium" : "low";
     } else {
         advice = on18(c) + (acceptable ? "io_method = io_uring" : "io_method = worker");
         if (!own)
