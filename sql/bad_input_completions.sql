@@ -27,7 +27,12 @@ FROM (VALUES
     ('uringprobe_completions(completions => -1)'),
     ('uringprobe_completions(completions => 100000001)'),
     ('uringprobe_completions(completions => 9223372036854775807)'),
-    ('uringprobe_completions(depth => ''deep'')')
+    ('uringprobe_completions(depth => ''deep'')'),
+    ('uringprobe_completions(flags => ''sqpoll,sqpoll'')'),
+    ('uringprobe_completions(flags => '','')'),
+    ('uringprobe_completions(flags => ''sqpoll,'')'),
+    ('uringprobe_completions(op => ''nop'', dir => ''/tmp'')'),
+    ('uringprobe_completions(op => ''recv'', dir => ''/tmp'')')
 ) c(call);
 -- the buffers and the ring count against uringprobe.max_memory_mb:
 -- 4096 reads of 4 KiB are 16 MiB

@@ -145,7 +145,12 @@ for my $server (servers())
 		[ [ 'events', '--backend', 'epoll' ], qr/--backend was renamed --loop/ ],
 		[ [ 'events', '--pipes', 'x' ], qr/--pipes must be an integer, got 'x'/ ],
 		[ [ 'environment', '--format', 'json' ], qr/--format must be table or tsv, got 'json'/ ],
-		[ [ 'events', 'extra' ], qr/unknown option 'extra'/ ])
+		[ [ 'events', 'extra' ], qr/unknown option 'extra'/ ],
+		# flags: each once, no empty item
+		[ [ 'completions', '--flags', 'sqpoll,sqpoll' ], qr/flags: sqpoll is named twice in 'sqpoll,sqpoll'/ ],
+		[ [ 'completions', '--flags', ',' ], qr/flags: an empty item in ','/ ],
+		# dir is op read's
+		[ [ 'completions', '--op', 'nop', '--dir', $scratch ], qr/dir applies only to op 'read'/ ])
 	{
 		my ($args, $msg) = @$bad;
 		my $ok = IPC::Run::run([ $cli, @$args ], '>', \$out, '2>', \$err);

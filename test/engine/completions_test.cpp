@@ -223,6 +223,36 @@ TEST(Completions, BadParametersAreRefused) {
     EXPECT_THROW(run_completions(r, {}, never), InvalidArgument);
 }
 
+// A list of setup flags names each flag once, and every item is a flag: a
+// name given twice or an empty item (",", "sqpoll,") is bad input naming
+// the parameter, never taken as nothing.
+TEST(Completions, SetupFlagsRefuseRepeatsAndEmptyItems) {
+    for (const char* list : {"sqpoll,sqpoll", "single_issuer, single_issuer", ",", "sqpoll,",
+                             ",sqpoll", "sqpoll,,coop_taskrun", " "}) {
+        const std::string why = refusal([&] { parse_setup_flags(list); });
+        EXPECT_EQ(why.rfind("flags: ", 0), 0u) << list << ": " << why;
+    }
+    EXPECT_EQ(parse_setup_flags(""), 0u);
+    EXPECT_EQ(setup_flags_string(parse_setup_flags("single_issuer, defer_taskrun")),
+              "single_issuer,defer_taskrun");
+}
+
+// dir is where op 'read' writes its file: given with another op it would be
+// ignored, so it is refused, naming the parameter.
+TEST(Completions, DirOnlyWithRead) {
+    for (auto op : {CompletionOp::nop, CompletionOp::recv}) {
+        CompletionsParams p = params(op, 8, Reaping::batch, 100);
+        p.dir = "/tmp";
+        p.dir_given = true;
+        const std::string why = refusal([&] { validate(p, {}); });
+        EXPECT_EQ(why.rfind("dir ", 0), 0u) << int(op) << ": " << why;
+    }
+    CompletionsParams read = params(CompletionOp::read, 8, Reaping::batch, 100);
+    read.dir = "/tmp";
+    read.dir_given = true;
+    EXPECT_NO_THROW(validate(read, {}));
+}
+
 // The buffers and the ring a call holds count against
 // uringprobe.max_memory_mb: 4096 reads of 4 KiB are 16 MiB.
 TEST(Completions, BuffersAndRingWithinMaxMemory) {
