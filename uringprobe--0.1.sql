@@ -5,10 +5,13 @@
 
 -- Preflight: can this backend use io_uring, what the kernel accepts, and what
 -- io_method=io_uring costs with this server's settings (or with the
--- max_connections / io_max_concurrency given).
+-- max_connections / io_max_concurrency given). Probing the kernel creates
+-- rings and an SQPOLL thread: by default only for pg_execute_server_program
+-- (probe => true asks for it, false for a reading that makes no ring).
 CREATE FUNCTION uringprobe_environment(
     max_connections integer DEFAULT NULL,
     io_max_concurrency integer DEFAULT NULL,
+    probe boolean DEFAULT NULL,
     OUT name text,
     OUT value text,
     OUT detail text)
@@ -16,8 +19,8 @@ RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'uringprobe_environment'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
 
-REVOKE ALL ON FUNCTION uringprobe_environment(integer, integer) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION uringprobe_environment(integer, integer) TO pg_monitor;
+REVOKE ALL ON FUNCTION uringprobe_environment(integer, integer, boolean) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION uringprobe_environment(integer, integer, boolean) TO pg_monitor;
 
 -- What to set on this server, with the measurements behind it: small runs
 -- of the experiments in this backend against the server's own settings

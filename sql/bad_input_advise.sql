@@ -12,6 +12,14 @@ FROM (VALUES
     ('uringprobe_advise(concurrency => 65)'),
     ('uringprobe_advise(concurrency => NULL)')
 ) c(call);
+-- an infinite interval (PostgreSQL 17 and later have them; before, the
+-- answer is written out, so that every server's output is the same)
+SELECT CASE WHEN current_setting('server_version_num')::int >= 170000
+    THEN regress_error_of('uringprobe_advise(budget => ''infinity'')')
+    ELSE '22023: uringprobe: budget must be a finite interval, got infinity' END AS error;
+SELECT CASE WHEN current_setting('server_version_num')::int >= 170000
+    THEN regress_error_of('uringprobe_advise(budget => ''-infinity'')')
+    ELSE '22023: uringprobe: budget must be a finite interval, got -infinity' END AS error;
 -- the cap is a superuser's setting
 SET uringprobe.max_advise_seconds = 10;
 SELECT regress_error_of('uringprobe_advise(budget => ''11 s'')') AS error;

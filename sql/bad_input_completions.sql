@@ -27,8 +27,21 @@ FROM (VALUES
     ('uringprobe_completions(completions => -1)'),
     ('uringprobe_completions(completions => 100000001)'),
     ('uringprobe_completions(completions => 9223372036854775807)'),
-    ('uringprobe_completions(depth => ''deep'')')
+    ('uringprobe_completions(depth => ''deep'')'),
+    ('uringprobe_completions(flags => ''sqpoll,sqpoll'')'),
+    ('uringprobe_completions(flags => '','')'),
+    ('uringprobe_completions(flags => ''sqpoll,'')'),
+    ('uringprobe_completions(op => ''nop'', dir => ''/tmp'')'),
+    ('uringprobe_completions(op => ''recv'', dir => ''/tmp'')')
 ) c(call);
+-- the buffers and the ring count against uringprobe.max_memory_mb:
+-- 4096 reads of 4 KiB are 16 MiB
+SET uringprobe.max_memory_mb = 1;
+SET uringprobe.scratch_dirs = '/tmp';
+SELECT regress_error_of('uringprobe_completions(''read'', depth => 4096, completions => 10)') AS error;
+SELECT regress_error_of('uringprobe_completions(''nop'', depth => 4096, completions => 10)') AS error;
+RESET uringprobe.scratch_dirs;
+RESET uringprobe.max_memory_mb;
 -- read needs an allowed scratch directory
 SET uringprobe.scratch_dirs = '';
 SELECT regress_error_of('uringprobe_completions(''read'', completions => 10)') AS error;

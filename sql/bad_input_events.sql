@@ -23,6 +23,12 @@ FROM (VALUES
     ('uringprobe_events(events => 9223372036854775807)'),
     ('uringprobe_events(pipes => ''two'')')
 ) c(call);
+-- a page of pipe buffer per pipe, and an io_uring loop's ring, count
+-- against uringprobe.max_memory_mb
+SET uringprobe.max_memory_mb = 1;
+SELECT regress_error_of('uringprobe_events(''epoll'', pipes => 1000, events => 1000)') AS error;
+SELECT regress_error_of('uringprobe_events(''uring_multishot'', pipes => 1000, events => 1000)') AS error;
+RESET uringprobe.max_memory_mb;
 -- The parameter's old name is refused, the hint naming the new one.
 SELECT count(*) FROM uringprobe_events(backend => 'uring_multishot', events => 10);
 SELECT 1 AS still_usable;

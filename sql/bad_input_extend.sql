@@ -57,7 +57,13 @@ FROM (VALUES
     ('uringprobe_extend(dir => ''/var/tmp'')'),
     ('uringprobe_extend(dir => ''/'')')
 ) c(call);
--- the caps and the allowed directories are a superuser's to set
+-- the caps and the allowed directories are a superuser's to set;
+-- with write_data, the sessions' pages count to the byte against
+-- uringprobe.max_memory_mb: 64 x 127 blocks of 8 kB are 63.5 MiB
+SET uringprobe.max_memory_mb = 1;
+SELECT regress_error_of('uringprobe_extend(sessions => 64, max_blocks => 127, write_data => true, total_mb => 1)') AS error;
+SELECT regress_error_of('uringprobe_extend(min_blocks => 129, max_blocks => 129, write_data => true, total_mb => 1)') AS error;
+RESET uringprobe.max_memory_mb;
 SET uringprobe.max_scratch_mb = 2;
 SELECT regress_error_of('uringprobe_extend(total_mb => 3)') AS error;
 RESET uringprobe.max_scratch_mb;

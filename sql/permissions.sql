@@ -28,9 +28,18 @@ RESET ROLE;
 
 SET ROLE regress_uringprobe_monitor;
 SELECT count(*) > 0 AS allowed FROM uringprobe_environment();
+-- a monitoring role's reading makes no ring: the rows that need one say so
+SELECT name, value, detail FROM uringprobe_environment()
+WHERE name LIKE 'io_uring.%' ORDER BY name;
+SELECT count(*) FROM uringprobe_environment(probe => true);
+SELECT value FROM uringprobe_environment(probe => false) WHERE name = 'io_uring.ring_setup';
 SELECT count(*) FROM uringprobe_postmaster();
 SELECT count(*) FROM uringprobe_rings(rings => 1, forks => 1);
 RESET ROLE;
+-- the probe is for those trusted with rings (here a superuser), unless
+-- they ask for none
+SELECT value FROM uringprobe_environment() WHERE name = 'io_uring.ring_setup';
+SELECT value, detail FROM uringprobe_environment(probe => false) WHERE name = 'io_uring.ring_setup';
 
 SET ROLE regress_uringprobe_program;
 SELECT count(*) > 0 AS allowed FROM uringprobe_rings(rings => 1, forks => 1, mode => 'mmap');
@@ -54,6 +63,13 @@ RESET ROLE;
 -- writing scratch files: for those trusted to write the server's files,
 -- and only where a superuser allows
 SET uringprobe.scratch_dirs = '/tmp';
+-- EXECUTE granted by hand makes no writer: extend checks
+-- pg_write_server_files itself, as reads and completions('read') do
+GRANT EXECUTE ON FUNCTION uringprobe_extend TO regress_uringprobe_program;
+SET ROLE regress_uringprobe_program;
+SELECT count(*) FROM uringprobe_extend(total_mb => 1);
+RESET ROLE;
+REVOKE EXECUTE ON FUNCTION uringprobe_extend FROM regress_uringprobe_program;
 SET ROLE regress_uringprobe_writer;
 SELECT status, bytes FROM uringprobe_extend(total_mb => 1);
 SELECT count(*) FROM uringprobe_extend(dir => '/var/tmp', total_mb => 1);

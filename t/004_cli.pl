@@ -96,12 +96,12 @@ for my $server (servers())
 	for my $bad (
 		[ [ 'advise', '--budget', '0' ], qr/budget must be positive, got 0\.000 s/ ],
 		[ [ 'advise', '--budget', '3601' ], qr/budget 3601 s exceeds the most uringprobe-cli allows \(3600 s\)/ ],
-		[ [ 'advise', '--budget', 'soon' ], qr/--budget must be a number of seconds, got 'soon'/ ],
+		[ [ 'advise', '--budget', 'soon' ], qr/--budget must be a decimal number of seconds, got 'soon'/ ],
 		[ [ 'advise', '--concurrency', '0' ], qr/concurrency must be between 1 and 64, got 0/ ],
 		[ [ 'advise', '--server-version', '14' ], qr/server_version must be between 15 and 99, got 14/ ],
 		[ [ 'advise', '--file-extend-method', 'zeros' ], qr/file_extend_method must be posix_fallocate or write_zeros, got 'zeros'/ ],
 		[ [ 'environment', '--max-connections', '0' ], qr/max_connections must be between 1 and 262143, got 0/ ],
-		[ [ 'environment', '--io-max-concurrency', 'x' ], qr/--io-max-concurrency must be an integer, got 'x'/ ],
+		[ [ 'environment', '--io-max-concurrency', 'x' ], qr/--io-max-concurrency must be a decimal integer, got 'x'/ ],
 		[ [ 'environment', '--io-method', 'aio' ], qr/io_method must be sync, worker or io_uring, got 'aio'/ ],
 		[ [ 'env' ], qr/env was renamed environment/ ],
 		[ [ 'environment', '--bogus' ], qr/unknown option '--bogus'/ ],
@@ -130,22 +130,36 @@ for my $server (servers())
 		[ [], qr/usage: uringprobe-cli environment/ ],
 		[ [ 'rings', '--rings' ], qr/--rings needs a value/ ],
 		[ [ 'rings', '--rings', '-1' ], qr/rings must be between 1 and 4096.*got -1/ ],
-		[ [ 'rings', '--rings', '99999999999' ], qr/--rings must be an integer, got '99999999999'/ ],
+		[ [ 'rings', '--rings', '99999999999' ], qr/--rings must be a decimal integer, got '99999999999'/ ],
 		[ [ 'rings', '--depth', '0' ], qr/depth must be between 1 and 32768, got 0/ ],
-		[ [ 'rings', '--forks', '' ], qr/--forks must be an integer, got ''/ ],
+		[ [ 'rings', '--forks', '' ], qr/--forks must be a decimal integer, got ''/ ],
 		[ [ 'rings', '--mode', 'mmapp' ], qr/mode must be 'mmap', 'no_mmap' or 'both', got 'mmapp'/ ],
 		[ [ 'extend', '--dir', $scratch, '--sessions', '-4' ], qr/sessions must be between 1 and 64, got -4/ ],
 		[ [ 'extend', '--dir', $scratch, '--block-size', '1000' ], qr/block_size must be a power of two/ ],
-		[ [ 'extend', '--dir', $scratch, '--total-mb', '1e3' ], qr/--total-mb must be an integer, got '1e3'/ ],
+		[ [ 'extend', '--dir', $scratch, '--total-mb', '1e3' ], qr/--total-mb must be a decimal integer, got '1e3'/ ],
 		[ [ 'completions', '--completions', '0' ], qr/completions must be between 1 and 100000000, got 0/ ],
 		[ [ 'completions', '--depth', '4097' ], qr/depth must be between 1 and 4096, got 4097/ ],
 		[ [ 'completions', '--reaping', 'some' ], qr/reaping must be one of each, batch, got 'some'/ ],
 		[ [ 'events', '--events', '-1' ], qr/events must be between 1 and 100000000, got -1/ ],
 		[ [ 'events', '--loop', 'kqueue' ], qr/loop must be one of epoll, poll/ ],
 		[ [ 'events', '--backend', 'epoll' ], qr/--backend was renamed --loop/ ],
-		[ [ 'events', '--pipes', 'x' ], qr/--pipes must be an integer, got 'x'/ ],
+		[ [ 'events', '--pipes', 'x' ], qr/--pipes must be a decimal integer, got 'x'/ ],
 		[ [ 'environment', '--format', 'json' ], qr/--format must be table or tsv, got 'json'/ ],
-		[ [ 'events', 'extra' ], qr/unknown option 'extra'/ ])
+		[ [ 'events', 'extra' ], qr/unknown option 'extra'/ ],
+		# one rule for every number: decimal digits (seconds: a decimal
+		# fraction too), nothing else
+		[ [ 'completions', '--depth', '0x10' ], qr/--depth must be a decimal integer, got '0x10'/ ],
+		[ [ 'advise', '--budget', '0x10' ], qr/--budget must be a decimal number of seconds, got '0x10'/ ],
+		[ [ 'advise', '--budget', '1e1' ], qr/--budget must be a decimal number of seconds, got '1e1'/ ],
+		[ [ 'advise', '--budget', 'inf' ], qr/--budget must be a decimal number of seconds, got 'inf'/ ],
+		[ [ 'advise', '--budget', ' 5' ], qr/--budget must be a decimal number of seconds, got ' 5'/ ],
+		[ [ 'rings', '--rings', ' 5' ], qr/--rings must be a decimal integer, got ' 5'/ ],
+		[ [ 'environment', '--max-connections', '010x' ], qr/--max-connections must be a decimal integer, got '010x'/ ],
+		# flags: each once, no empty item
+		[ [ 'completions', '--flags', 'sqpoll,sqpoll' ], qr/flags: sqpoll is named twice in 'sqpoll,sqpoll'/ ],
+		[ [ 'completions', '--flags', ',' ], qr/flags: an empty item in ','/ ],
+		# dir is op read's
+		[ [ 'completions', '--op', 'nop', '--dir', $scratch ], qr/dir applies only to op 'read'/ ])
 	{
 		my ($args, $msg) = @$bad;
 		my $ok = IPC::Run::run([ $cli, @$args ], '>', \$out, '2>', \$err);

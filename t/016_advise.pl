@@ -200,6 +200,21 @@ for my $server (@servers)
 	ok(!-e $temp_dir, "$cell: still no $temp_dir made");
 	is(join(' ', scratch_files($scratch)), '', "$cell: no scratch file left in $scratch");
 
+	# The caps the experiments' own functions are held to hold advise's
+	# runs too, and the evidence names the cap that limited a run.
+	($rows, $by) = advise($node, "budget => '2 s', concurrency => 4", undef,
+		"SET uringprobe.scratch_dirs = '$scratch'; SET uringprobe.max_forks = 10; ");
+	like($by->{'io_method'}{evidence}, qr/p50 of 10 forks a round \(limited by uringprobe\.max_forks 10\)/,
+		"$cell: uringprobe.max_forks 10: 10 forks a round, said");
+	($rows, $by) = advise($node, "budget => '2 s', concurrency => 4", undef,
+		"SET uringprobe.scratch_dirs = '$scratch'; SET uringprobe.max_memory_mb = 1; ");
+	like($by->{'file_extend_method (pg_default)'}{evidence},
+		qr/^not measured: with write_data, sessions x 64 x block_size .* = 2 MiB exceeds uringprobe\.max_memory_mb \(1 MB\)/,
+		"$cell: uringprobe.max_memory_mb 1: 4 sessions' pages (2 MiB) not held, the extension not measured, the cap named");
+	like($by->{'io_method'}{evidence}, qr/uringprobe\.max_memory_mb 1 MB allows \d+ of the server's \d+ rings/,
+		"$cell: ... nor the rings beyond it, the cap named");
+	is(join(' ', scratch_files($scratch)), '', "$cell: no scratch file left in $scratch");
+
 	if ($combined)
 	{
 		# Listed tablespaces measured in their temporary-file directories

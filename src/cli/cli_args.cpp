@@ -37,12 +37,33 @@ void Args::common(const std::string& opt, bool* tsv) {
     }
 }
 
+namespace {
+// The one form every number on the command line takes: an optional sign
+// and decimal digits, with `fraction` a decimal fraction too ("2.5"); no
+// spaces, no base prefix (0x10), no exponent (1e3), no inf or nan.
+bool decimal_text(const char* text, bool fraction) {
+    const char* p = text + (*text == '-' || *text == '+');
+    const char* digits = p;
+    while (*p >= '0' && *p <= '9')
+        ++p;
+    if (p == digits)
+        return false;
+    if (fraction && *p == '.') {
+        const char* decimals = ++p;
+        while (*p >= '0' && *p <= '9')
+            ++p;
+        if (p == decimals)
+            return false;
+    }
+    return *p == '\0';
+}
+} // namespace
+
 long long parse_number(const std::string& opt, const char* text, bool bigint) {
-    char* end = nullptr;
     errno = 0;
-    const long long v = std::strtoll(text, &end, 10);
-    if (errno || end == text || *end || (!bigint && (v < INT32_MIN || v > INT32_MAX)))
-        usage_error(opt + " must be an integer, got '" + text + "'");
+    const long long v = decimal_text(text, false) ? std::strtoll(text, nullptr, 10) : 0;
+    if (!decimal_text(text, false) || errno || (!bigint && (v < INT32_MIN || v > INT32_MAX)))
+        usage_error(opt + " must be a decimal integer, got '" + text + "'");
     return v;
 }
 
@@ -51,11 +72,10 @@ int parse_int(const std::string& opt, const char* text) {
 }
 
 double parse_seconds(const std::string& opt, const char* text) {
-    char* end = nullptr;
     errno = 0;
-    const double v = std::strtod(text, &end);
-    if (errno || end == text || *end || !std::isfinite(v))
-        usage_error(opt + " must be a number of seconds, got '" + text + "'");
+    const double v = decimal_text(text, true) ? std::strtod(text, nullptr) : 0;
+    if (!decimal_text(text, true) || errno || !std::isfinite(v))
+        usage_error(opt + " must be a decimal number of seconds, got '" + text + "'");
     return v;
 }
 

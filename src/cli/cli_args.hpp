@@ -34,10 +34,12 @@ private:
 };
 
 // Ranges are checked by the engine, in one place for the CLI and SQL; here
-// only that the text is a number of the parameter's SQL type.
+// only that the text is a number of the parameter's SQL type, written as
+// every number on the command line is: decimal digits with an optional
+// sign (no 0x10, 1e3, spaces, inf).
 long long parse_number(const std::string& opt, const char* text, bool bigint);
 int parse_int(const std::string& opt, const char* text);
-// A number of seconds, fractions allowed.
+// A number of seconds: the same, with a decimal fraction allowed (2.5).
 double parse_seconds(const std::string& opt, const char* text);
 
 // A directory given on the command line, relative to where the CLI runs.

@@ -86,6 +86,8 @@ int cmd_environment(int argc, char** argv) {
         req.server.version_num = 180000;
         req.server.version = "PostgreSQL 18 (settings from the command line)";
     }
+    if (!req.probe)
+        req.no_probe_why = "--no-probe";
     print_table(environment_table(probe_environment(req)), tsv);
     return 0;
 }

@@ -80,8 +80,10 @@ Datum uringprobe_advise(PG_FUNCTION_ARGS) {
     const bool may_write = has_privs_of_role(GetUserId(), ROLE_PG_WRITE_SERVER_FILES);
     const int max_budget = uringprobe::pg::max_advise_seconds_setting;
     const int max_rings = uringprobe::pg::max_rings_setting;
+    const int max_forks = uringprobe::pg::max_forks_setting;
     const int max_scratch_mb = uringprobe::pg::max_scratch_mb_setting;
     const int max_memory_mb = uringprobe::pg::max_memory_mb_setting;
+    const int max_read_in_flight = uringprobe::pg::max_read_in_flight_setting;
     const char* listed = uringprobe::pg::advise_tablespaces_setting;
     const char* scratch_dirs = uringprobe::pg::scratch_dirs_setting;
     TablespaceText* tablespaces = nullptr;
@@ -95,9 +97,12 @@ Datum uringprobe_advise(PG_FUNCTION_ARGS) {
             req.file_extend_method = file_extend_method ? file_extend_method : "";
             req.max_budget_seconds = max_budget;
             req.budget_cap_name = uringprobe::kMaxAdviseSeconds.name;
-            req.max_rings = max_rings;
-            req.max_scratch_mb = max_scratch_mb;
-            req.max_memory_mb = max_memory_mb;
+            // Every cap the experiments' own functions are held to.
+            req.caps = {{uringprobe::kMaxRings.name, max_rings},
+                        {uringprobe::kMaxForks.name, max_forks},
+                        {uringprobe::kMaxScratchMb.name, max_scratch_mb},
+                        {uringprobe::kMaxMemoryMb.name, max_memory_mb},
+                        {uringprobe::kMaxReadInFlight.name, max_read_in_flight}};
             if (!may_write)
                 req.cannot_write = "the caller lacks pg_write_server_files, which writing "
                                    "scratch files into a tablespace needs";

@@ -3,6 +3,7 @@
 #include "experiment.hpp"
 #include "module.hpp"
 
+#include "../engine/contract/caps.hpp"
 #include "../engine/experiments/completions_experiment.hpp"
 #include "../engine/experiments/scratch_file.hpp"
 
@@ -27,13 +28,14 @@ Datum uringprobe_completions(PG_FUNCTION_ARGS) {
                         errmsg("uringprobe_completions: op 'read' writes a scratch file"),
                         errdetail("Only roles with privileges of pg_write_server_files may.")));
     const char* allowed_list = uringprobe::pg::scratch_dirs_setting;
+    const long long max_memory_mb = uringprobe::pg::max_memory_mb_setting;
 
     return uringprobe::pg::run_experiment(
         fcinfo, "uringprobe_completions", uringprobe::completions_params,
         [&](uringprobe::CompletionsParams& p) {
+            uringprobe::validate(p, {{uringprobe::kMaxMemoryMb.name, max_memory_mb}});
             const auto allowed = uringprobe::allowed_scratch_dirs(allowed_list ? allowed_list : "",
                                                                   p.dir_given, p.dir);
-            uringprobe::validate(p, {});
             const uringprobe::CompletionsResult r =
                 uringprobe::run_completions(p, allowed, uringprobe::pg::stop_requested);
             return uringprobe::completions_table(r);

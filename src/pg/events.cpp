@@ -1,7 +1,9 @@
 // uringprobe_events(): the pipe ping-pong in this backend, over epoll,
 // poll, io_uring polls, or PostgreSQL's own WaitEventSet.
 #include "experiment.hpp"
+#include "module.hpp"
 
+#include "../engine/contract/caps.hpp"
 #include "../engine/experiments/events_experiment.hpp"
 
 #include <cstring>
@@ -69,9 +71,11 @@ private:
 } // namespace
 
 Datum uringprobe_events(PG_FUNCTION_ARGS) {
+    const long long max_memory_mb = uringprobe::pg::max_memory_mb_setting;
     return uringprobe::pg::run_experiment(
         fcinfo, "uringprobe_events", uringprobe::events_params, [&](uringprobe::EventsParams& p) {
-            uringprobe::validate(p, {}, kWaitEventSet);
+            uringprobe::validate(p, {{uringprobe::kMaxMemoryMb.name, max_memory_mb}},
+                                 kWaitEventSet);
             const uringprobe::EventsResult r = uringprobe::run_events(
                 p, [&] { return std::make_unique<WaitEventSetWaiter>(p.pipes); },
                 uringprobe::pg::stop_requested);

@@ -8,11 +8,22 @@
 #include "../engine/experiments/scratch_file.hpp"
 
 extern "C" {
+#include "catalog/pg_authid_d.h"
+#include "utils/acl.h"
+}
+
+extern "C" {
 PG_FUNCTION_INFO_V1(uringprobe_extend);
 Datum uringprobe_extend(PG_FUNCTION_ARGS);
 }
 
 Datum uringprobe_extend(PG_FUNCTION_ARGS) {
+    // Checked here too, as reads and completions('read') check it: EXECUTE
+    // granted to another role does not make it one that may write files.
+    if (!has_privs_of_role(GetUserId(), ROLE_PG_WRITE_SERVER_FILES))
+        ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+                        errmsg("uringprobe_extend: it writes scratch files"),
+                        errdetail("Only roles with privileges of pg_write_server_files may.")));
     const char* allowed_list = uringprobe::pg::scratch_dirs_setting;
     const long long max_scratch_mb = uringprobe::pg::max_scratch_mb_setting;
     const long long max_memory_mb = uringprobe::pg::max_memory_mb_setting;

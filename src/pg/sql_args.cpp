@@ -43,7 +43,8 @@ double interval_seconds(const Interval* v, const char* name) {
 #ifdef INTERVAL_NOT_FINITE
     if (INTERVAL_NOT_FINITE(v))
         ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-                        errmsg("%s must be a finite interval", name)));
+                        errmsg("uringprobe: %s must be a finite interval, got %s", name,
+                               INTERVAL_IS_NOBEGIN(v) ? "-infinity" : "infinity")));
 #else
     (void)name;
 #endif

@@ -507,7 +507,11 @@ TEST(AdviseRules, UlimitLUnknownClaimsNothing) {
     const RingPlan plan = plan_pg18_rings(c.server.settings, none, c.limits);
     EXPECT_EQ(plan.bytes_per_ring, 8192u);
     EXPECT_EQ(plan.mappings_per_ring, 2);
-    EXPECT_NE(plan.layout.find("(estimated: no ring could be created here)"), std::string::npos);
+    EXPECT_EQ(plan.layout_value, "separate (expected)");
+    EXPECT_NE(plan.layout.find("sizes estimated: no ring could be created here: io_uring_setup "
+                               "failed with ENOMEM"),
+              std::string::npos)
+        << plan.layout;
     // nothing failed, nothing probed
     c.memlock = MemlockCharge::unknown;
     c.ring_ok = true;
@@ -658,4 +662,105 @@ TEST(AdviseRules, IoMethodWeighsColdReadsAgainstConnections) {
     EXPECT_TRUE(starts_with(r.evidence,
                             "cold reads not measured: the budget had no room for a round; starts:"))
         << r.evidence;
+}
+
+// Confidence follows the rounds behind a row, whichever branch decides it:
+// reads within the margin (worker, the connection cost deciding) from
+// fewer than 3 rounds of reads or of forks are "low", as the docs say,
+// and "medium" from 3 or more of each.
+TEST(AdviseRules, IoMethodFromFewerThanThreeRoundsIsLow) {
+    for (const bool one_region : {false, true}) {
+        SCOPED_TRACE(one_region);
+        EXPECT_EQ(
+            io_method_advice(context(one_region), fork_cost(), cold_reads(1.03, 0.97, 1.08, 2))
+                .confidence,
+            "low");
+        EXPECT_EQ(
+            io_method_advice(context(one_region), fork_cost(2), cold_reads(1.03, 0.97, 1.08, 5))
+                .confidence,
+            "low");
+        const AdviceRow three =
+            io_method_advice(context(one_region), fork_cost(3), cold_reads(1.03, 0.97, 1.08, 3));
+        EXPECT_EQ(three.advice, "io_method = worker");
+        EXPECT_EQ(three.confidence, "medium");
+    }
+}
+
+// Where no ring could be made (ENOMEM under a small ulimit -l, EPERM under
+// seccomp), the layout is what the server's build would use on this
+// kernel, said as expected, with why no ring was made; the kernel's flags
+// are unknown, never "refused".
+TEST(AdviseRules, NoRingTheLayoutIsTheBuildsAndTheFlagsUnknown) {
+    IoUringCaps none;
+    none.ring_err = EPERM;
+    none.kernel_release = "6.18.0";
+    Pg18Settings s;
+    s.built_with_queue_init_mem = true;
+    const ProcessLimits lim{20000, 8 << 20, 12};
+    RingPlan plan = plan_pg18_rings(s, none, lim);
+    EXPECT_TRUE(plan.one_region);
+    EXPECT_EQ(plan.layout_value, "one region (expected)");
+    EXPECT_NE(plan.layout.find("has io_uring_queue_init_mem and kernel 6.18.0"), std::string::npos)
+        << plan.layout;
+    EXPECT_NE(plan.layout.find("io_uring_setup failed with EPERM"), std::string::npos)
+        << plan.layout;
+    EXPECT_EQ(plan.mappings_per_ring, 0);
+    EXPECT_EQ(plan.verdict, "fails");
+    none.kernel_release = "6.1.0";
+    EXPECT_EQ(plan_pg18_rings(s, none, lim).layout_value, "separate (expected)");
+    none.kernel_release = "unreadable";
+    EXPECT_EQ(plan_pg18_rings(s, none, lim).layout_value, "unknown");
+    none.kernel_release = "6.18.0";
+    s.built_with_queue_init_mem = false;
+    plan = plan_pg18_rings(s, none, lim);
+    EXPECT_EQ(plan.layout_value, "separate (expected)");
+    EXPECT_EQ(plan.mappings_per_ring, 2);
+    // Not probed at all: said so, and no verdict claimed.
+    IoUringCaps unprobed;
+    unprobed.probed = false;
+    unprobed.not_probed = "probe => false";
+    unprobed.kernel_release = "6.18.0";
+    plan = plan_pg18_rings(s, unprobed, lim);
+    EXPECT_EQ(plan.verdict, "not probed");
+    EXPECT_NE(plan.verdict_detail.find("probe => false"), std::string::npos) << plan.verdict_detail;
+
+    AdviseContext c = context(true);
+    c.ring_ok = false;
+    c.ring_err = ENOMEM;
+    c.no_mmap_accepted = false;
+    const AdviceRow row = io_method_advice(c, not_measured("this process cannot create a ring"));
+    EXPECT_NE(row.evidence.find("NO_MMAP and DEFER_TASKRUN unknown (no ring could be created: "
+                                "ENOMEM)"),
+              std::string::npos)
+        << row.evidence;
+    EXPECT_EQ(row.evidence.find("NO_MMAP refused"), std::string::npos) << row.evidence;
+}
+
+// uringprobe_advise() reads no deeper than uringprobe_reads() may: the
+// server's read depth, unless uringprobe.max_read_in_flight or
+// max_memory_mb allow less, which the evidence then names.
+TEST(AdviseRules, ReadsWithinTheCapsAndSaySo) {
+    AdviseContext c = context(true);
+    c.server.settings.shared_buffers = 16 * 16384; // the server's streams: 16 in flight
+    c.server.settings.max_connections = 100;
+    const std::function<bool()> never = [] { return false; };
+    ReadsSummary s = ReadsMeasurement(c, "slow", "/slow", "xfs", 0, {}, never).summary();
+    EXPECT_EQ(s.in_flight, 16);
+    EXPECT_EQ(s.capped, "");
+    s = ReadsMeasurement(c, "slow", "/slow", "xfs", 0, {{"uringprobe.max_read_in_flight", 2}},
+                         never)
+            .summary();
+    EXPECT_EQ(s.in_flight, 2);
+    EXPECT_EQ(s.capped, "uringprobe.max_read_in_flight 2 allows 2 of the server's 16");
+    s = ReadsMeasurement(c, "slow", "/slow", "xfs", 0, {{"uringprobe.max_memory_mb", 1}}, never)
+            .summary();
+    EXPECT_EQ(s.in_flight, 8); // 8 reads of 128 kB
+    EXPECT_EQ(s.capped, "uringprobe.max_memory_mb 1 MB allows 8 of the server's 16");
+    ReadsSummary r = cold_reads(1.77, 1.71, 1.82);
+    r.in_flight = 2;
+    r.capped = "uringprobe.max_read_in_flight 2 allows 2 of the server's 16";
+    EXPECT_NE(io_method_advice(context(true), fork_cost(), r)
+                  .evidence.find("io_uring (2 in flight, limited: uringprobe.max_read_in_flight 2 "
+                                 "allows 2 of the server's 16"),
+              std::string::npos);
 }

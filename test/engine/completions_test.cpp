@@ -259,3 +259,48 @@ TEST(Completions, BadParametersAreRefused) {
     CompletionsParams r = params(CompletionOp::read, 8, Reaping::batch, 100);
     EXPECT_THROW(run_completions(r, {}, never), InvalidArgument);
 }
+
+// A list of setup flags names each flag once, and every item is a flag: a
+// name given twice or an empty item (",", "sqpoll,") is bad input naming
+// the parameter, never taken as nothing.
+TEST(Completions, SetupFlagsRefuseRepeatsAndEmptyItems) {
+    for (const char* list : {"sqpoll,sqpoll", "single_issuer, single_issuer", ",", "sqpoll,",
+                             ",sqpoll", "sqpoll,,coop_taskrun", " "}) {
+        const std::string why = refusal([&] { parse_setup_flags(list); });
+        EXPECT_EQ(why.rfind("flags: ", 0), 0u) << list << ": " << why;
+    }
+    EXPECT_EQ(parse_setup_flags(""), 0u);
+    EXPECT_EQ(setup_flags_string(parse_setup_flags("single_issuer, defer_taskrun")),
+              "single_issuer,defer_taskrun");
+}
+
+// dir is where op 'read' writes its file: given with another op it would be
+// ignored, so it is refused, naming the parameter.
+TEST(Completions, DirOnlyWithRead) {
+    for (auto op : {CompletionOp::nop, CompletionOp::recv}) {
+        CompletionsParams p = params(op, 8, Reaping::batch, 100);
+        p.dir = "/tmp";
+        p.dir_given = true;
+        const std::string why = refusal([&] { validate(p, {}); });
+        EXPECT_EQ(why.rfind("dir ", 0), 0u) << int(op) << ": " << why;
+    }
+    CompletionsParams read = params(CompletionOp::read, 8, Reaping::batch, 100);
+    read.dir = "/tmp";
+    read.dir_given = true;
+    EXPECT_NO_THROW(validate(read, {}));
+}
+
+// The buffers and the ring a call holds count against
+// uringprobe.max_memory_mb: 4096 reads of 4 KiB are 16 MiB.
+TEST(Completions, BuffersAndRingWithinMaxMemory) {
+    const Caps one_mb{{"uringprobe.max_memory_mb", 1}};
+    CompletionsParams p = params(CompletionOp::read, 4096, Reaping::batch, 100);
+    EXPECT_NO_THROW(validate(p, {}));
+    EXPECT_EQ(refusal([&] { validate(p, one_mb); }),
+              "depth x 4 KiB buffers + a ring of 4096 entries = 16.4 MiB exceeds "
+              "uringprobe.max_memory_mb (1 MB)");
+    EXPECT_NO_THROW(validate(params(CompletionOp::nop, 32, Reaping::batch, 100), one_mb));
+    EXPECT_NO_THROW(validate(params(CompletionOp::read, 128, Reaping::batch, 100), one_mb));
+    EXPECT_THROW(validate(params(CompletionOp::read, 256, Reaping::batch, 100), one_mb),
+                 InvalidArgument);
+}

@@ -228,3 +228,20 @@ TEST(Events, BadParametersAreRefused) {
     EXPECT_TRUE(refused_after(p, check, [&](auto& q) { q.pipes = 1001; }));
     EXPECT_TRUE(refused_after(p, check, [](auto& q) { q.events = 0; }));
 }
+
+// What a call holds counts against uringprobe.max_memory_mb: a page of
+// pipe buffer per pipe written, and the ring of an io_uring loop.
+TEST(Events, PipesAndRingWithinMaxMemory) {
+    const Caps one_mb{{"uringprobe.max_memory_mb", 1}};
+    EventsParams p;
+    p.pipes = 1000;
+    for (const char* loop : {"epoll", "uring_oneshot"}) {
+        p.loop = loop;
+        EXPECT_NO_THROW(validate(p, {}, ""));
+        const std::string why = refusal([&] { validate(p, one_mb, ""); });
+        EXPECT_NE(why.find("exceeds uringprobe.max_memory_mb (1 MB)"), std::string::npos)
+            << loop << ": " << why;
+    }
+    p.pipes = 8;
+    EXPECT_NO_THROW(validate(p, one_mb, ""));
+}

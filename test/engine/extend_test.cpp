@@ -259,3 +259,30 @@ TEST(Extend, SessionThreadsLeaveOnlySmallStacks) {
             left += m + "\n";
     EXPECT_EQ(left, "");
 }
+
+// With write_data every session holds one extension's pages: counted to
+// the byte against uringprobe.max_memory_mb, never rounded down to whole
+// MiB (64 sessions x 127 blocks of 8 kB are 63.5 MiB, not 0 x 64).
+TEST(Extend, DataPagesCountedExactlyAgainstMaxMemory) {
+    const Caps one_mb{{"uringprobe.max_memory_mb", 1}};
+    ExtendParams p;
+    p.dir = "/tmp";
+    p.write_data = true;
+    p.sizing = ExtendSizing::uniform;
+    p.min_blocks = 1;
+    p.block_size = 8192;
+    p.sessions = 64;
+    p.max_blocks = 127;
+    EXPECT_NO_THROW(validate(p, {}));
+    EXPECT_EQ(refusal([&] { validate(p, one_mb); }),
+              "with write_data, sessions x max_blocks x block_size (each session holds one "
+              "extension's pages) = 63.5 MiB exceeds uringprobe.max_memory_mb (1 MB)");
+    p.sessions = 1;
+    p.max_blocks = 128; // exactly 1 MiB
+    EXPECT_NO_THROW(validate(p, one_mb));
+    p.max_blocks = 129;
+    EXPECT_THROW(validate(p, one_mb), InvalidArgument);
+    p.write_data = false; // nothing held
+    p.sessions = 64;
+    EXPECT_NO_THROW(validate(p, one_mb));
+}

@@ -1,4 +1,5 @@
 #include "contract/params.hpp"
+#include "refused.hpp"
 
 #include <gtest/gtest.h>
 
@@ -173,4 +174,20 @@ TEST(ParamTable, AdviseAndEnvironmentTables) {
     } catch (const InvalidArgument& e) {
         EXPECT_STREQ(e.what(), "io_max_concurrency must be between 1 and 1024, got 1025");
     }
+}
+
+// Memory a call would hold, against uringprobe.max_memory_mb to the byte,
+// said in the unit that reads right: never rounded down into the cap.
+TEST(ParamTable, MemoryIsCheckedToTheByte) {
+    const Caps one{{"uringprobe.max_memory_mb", 1}};
+    EXPECT_NO_THROW(check_memory("x", 1 << 20, one));
+    const auto message = [&](long long bytes) {
+        return refusal([&] { check_memory("buffers", bytes, one); });
+    };
+    EXPECT_EQ(message((1 << 20) + 1), "buffers = 1.1 MiB exceeds uringprobe.max_memory_mb (1 MB)");
+    EXPECT_EQ(message(63LL * 1048576 + 524288),
+              "buffers = 63.5 MiB exceeds uringprobe.max_memory_mb (1 MB)");
+    EXPECT_EQ(message(2LL << 20), "buffers = 2 MiB exceeds uringprobe.max_memory_mb (1 MB)");
+    EXPECT_NO_THROW(check_memory("x", 256LL << 20, {})); // the default cap
+    EXPECT_THROW(check_memory("x", (256LL << 20) + 1, {}), InvalidArgument);
 }

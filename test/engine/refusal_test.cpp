@@ -2,6 +2,7 @@
 #include "child_processes.hpp"
 #include "contract/error.hpp"
 #include "experiments/completions_experiment.hpp"
+#include "experiments/environment.hpp"
 #include "uring/io_uring_caps.hpp"
 
 #include <gtest/gtest.h>
@@ -113,4 +114,32 @@ TEST(Refusal, AnExperimentSaysWhy) {
     });
     EXPECT_EQ(out.rfind(std::to_string(EPERM) + " ", 0), 0u) << out;
     EXPECT_TRUE(says(out, "a seccomp filter")) << out;
+}
+
+// A reading without the probe makes no ring: under a filter that refuses
+// every io_uring call, nothing is refused (no call was made), the rows that
+// need a ring say "not probed" with why, and the layout is the build's.
+TEST(Refusal, EnvironmentWithoutTheProbeMakesNoRing) {
+    const std::string out = in_refused_child(EPERM, [] {
+        EnvironmentRequest req;
+        req.process = "backend";
+        req.server.version_num = 180000;
+        req.server.version = "18";
+        req.server.io_method = "worker";
+        req.server.settings.built_with_queue_init_mem = true;
+        req.probe = false;
+        req.no_probe_why = "probe => false";
+        std::string text;
+        for (const auto& row : probe_environment(req))
+            text += row.name + "\t" + row.value + "\t" + row.detail + "\n";
+        return text;
+    });
+    EXPECT_TRUE(says(out, "io_uring.ring_setup\tnot probed\tprobe => false\n")) << out;
+    for (const char* row : {"io_uring.features\tnot probed", "io_uring.memlock\tnot probed",
+                            "io_uring.ring_bytes.mmap\tnot probed"})
+        EXPECT_TRUE(says(out, row)) << row << "\n" << out;
+    EXPECT_FALSE(says(out, "EPERM")) << out;
+    EXPECT_FALSE(says(out, "io_uring.setup.")) << out;
+    EXPECT_TRUE(says(out, "pg18.io_uring.verdict\tnot probed\t")) << out;
+    EXPECT_TRUE(says(out, "pg18.io_uring.layout\t")) << out;
 }

@@ -81,7 +81,7 @@ ExtendPlan plan_extension(const AdviseRequest& req, const AdviseContext& c,
                 x.of_target[i] = f.get();
         if (!x.of_target[i]) {
             x.filesystems.push_back(std::make_unique<ExtendMeasurement>(
-                c, dir, filesystem_type(dir), dev, req.max_scratch_mb, should_stop));
+                c, dir, filesystem_type(dir), dev, req.caps, should_stop));
             x.of_target[i] = x.filesystems.back().get();
         }
         x.of_target[i]->add_tablespace();
@@ -122,7 +122,7 @@ ReadsPlan plan_reads(const AdviseRequest& req, const AdviseContext& c,
             seen = seen || f->dev() == dev;
         if (!seen)
             x.filesystems.push_back(std::make_unique<ReadsMeasurement>(
-                c, t.tablespace, dir, filesystem_type(dir), dev, req.max_scratch_mb, should_stop));
+                c, t.tablespace, dir, filesystem_type(dir), dev, req.caps, should_stop));
     }
     if (x.why_not.empty() && x.filesystems.empty())
         x.why_not = "no tablespace to read in";
@@ -236,8 +236,7 @@ AdviseResult advise(const AdviseRequest& req, const std::function<bool()>& shoul
     std::vector<Measurement*> order;
     std::unique_ptr<ForkCostMeasurement> fork;
     if (c.ring_ok) {
-        fork = std::make_unique<ForkCostMeasurement>(c, caps, req.max_rings, req.max_memory_mb,
-                                                     should_stop);
+        fork = std::make_unique<ForkCostMeasurement>(c, caps, req.caps, should_stop);
         order.push_back(&fork->measurement());
     }
     ExtendPlan extension = plan_extension(req, c, should_stop);

@@ -55,12 +55,14 @@ struct AdviseRequest {
     std::vector<AdviseTarget> targets;
     double budget_seconds = 0;
     double max_budget_seconds = kMaxAdviseSeconds.default_value;
-    std::string budget_cap_name;             // the setting that sets max_budget_seconds
-    std::string budget_note;                 // how the caller changed the budget, if it did
-    int concurrency = 0;                     // sessions extending one relation at once
-    int max_rings = kMaxRings.default_value; // its cap in a server
-    long long max_memory_mb = kMaxMemoryMb.default_value; // likewise
-    int max_scratch_mb = kMaxScratchMb.default_value;     // likewise
+    std::string budget_cap_name; // the setting that sets max_budget_seconds
+    std::string budget_note;     // how the caller changed the budget, if it did
+    int concurrency = 0;         // sessions extending one relation at once
+    // The server's caps (caps.hpp: max_rings, max_forks, max_scratch_mb,
+    // max_memory_mb, max_read_in_flight), each run held to them as the
+    // experiment's own function is; a cap absent takes its default. Where
+    // one keeps a run from its size, the evidence says so.
+    Caps caps;
     // Why this caller may not write scratch files ("": it may).
     std::string cannot_write;
 };

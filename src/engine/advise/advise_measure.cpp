@@ -45,23 +45,23 @@ constexpr double kExtendSecondsPerMb = 0.006;
 
 // ---- fork cost ----
 
-ForkCostMeasurement::ForkCostMeasurement(const AdviseContext& c, const IoUringCaps& caps,
-                                         int max_rings, long long max_memory_mb,
-                                         const std::function<bool()>& should_stop)
-    : c_(c), should_stop_(should_stop), rings_(c.plan.rings) {
-    const ProcessLimits& lim = c.limits;
+void ForkCostMeasurement::fit_rings(const IoUringCaps& caps) {
+    const ProcessLimits& lim = c_.limits;
     // Every ring takes a descriptor; keep room for the rest of the process.
     const long long fd_room = lim.nofile_soft == ~0ULL ? LLONG_MAX
                                                        : static_cast<long long>(lim.nofile_soft) -
                                                              lim.open_fds - kFdReserve;
+    const long long max_rings = cap_value(limits_, kMaxRings);
     if (rings_ > max_rings) {
-        rings_ = max_rings;
+        rings_ = static_cast<int>(max_rings);
         why_fewer_ = std::string(kMaxRings.name) + " " + std::to_string(max_rings);
     }
-    const long long by_memory =
-        caps.mmap_ring_bytes > 0
-            ? (max_memory_mb << 20) / static_cast<long long>(caps.mmap_ring_bytes)
-            : LLONG_MAX;
+    // As uringprobe_rings() counts a ring's memory, or as measured if more.
+    const long long max_memory_mb = cap_value(limits_, kMaxMemoryMb);
+    const long long ring_bytes = std::max<long long>(
+        static_cast<long long>(caps.mmap_ring_bytes),
+        static_cast<long long>(estimated_ring_bytes(static_cast<unsigned>(c_.depth))));
+    const long long by_memory = (max_memory_mb << 20) / ring_bytes;
     if (rings_ > by_memory) {
         rings_ = static_cast<int>(std::max(1LL, by_memory));
         why_fewer_ = std::string(kMaxMemoryMb.name) + " " + std::to_string(max_memory_mb) + " MB";
@@ -78,9 +78,21 @@ ForkCostMeasurement::ForkCostMeasurement(const AdviseContext& c, const IoUringCa
         if (rings_ > fit) {
             rings_ = static_cast<int>(std::max(1LL, fit));
             why_fewer_ = "RLIMIT_MEMLOCK " + limit_text(lim.memlock_soft) + " of this process";
-            if (c.holds_server_rings())
+            if (c_.holds_server_rings())
                 why_fewer_ += ", the server's own rings charged to it too,";
         }
+    }
+}
+
+ForkCostMeasurement::ForkCostMeasurement(const AdviseContext& c, const IoUringCaps& caps,
+                                         const Caps& limits,
+                                         const std::function<bool()>& should_stop)
+    : c_(c), should_stop_(should_stop), limits_(limits), rings_(c.plan.rings) {
+    fit_rings(caps);
+    const long long max_forks = cap_value(limits_, kMaxForks);
+    if (forks_ > max_forks) {
+        forks_ = static_cast<int>(max_forks);
+        forks_capped_ = std::string(kMaxForks.name) + " " + std::to_string(max_forks);
     }
     scaled_ = rings_ < c.plan.rings;
     // The experiment sets up its own region: only the kernel must accept it.
@@ -89,8 +101,8 @@ ForkCostMeasurement::ForkCostMeasurement(const AdviseContext& c, const IoUringCa
         no_mmap_refused_ = "this kernel refuses IORING_SETUP_NO_MMAP";
     m_.name = "fork cost at " + std::to_string(rings_) + " rings";
     const int variants = no_mmap_ ? 3 : 2;
-    m_.first_estimate = variants * kForksPerRound * kForkSeconds +
-                        rings_ * (variants - 1) * kRingSetupSeconds + 0.05;
+    m_.first_estimate =
+        variants * forks_ * kForkSeconds + rings_ * (variants - 1) * kRingSetupSeconds + 0.05;
     m_.round = [this](int) { return round(); };
     m_.spread = [this] {
         const auto& v = c_.plan.one_region ? region_us_ : mmap_us_;
@@ -122,7 +134,7 @@ bool ForkCostMeasurement::round() {
     RingsParams p;
     p.depth = static_cast<int>(c_.depth);
     set_ring_modes(p, no_mmap_ ? "both" : "mmap");
-    p.forks = kForksPerRound;
+    p.forks = forks_;
     RingsResult r;
     int memlock_waits = 0;
     for (;;) {
@@ -131,6 +143,7 @@ bool ForkCostMeasurement::round() {
                                 " of the server's " + std::to_string(plan_rings) +
                                 " rings, fewer than a quarter: too few to scale from");
         p.rings = rings_;
+        validate(p, limits_); // as uringprobe_rings() would be
         try {
             r = run_rings(p, should_stop_);
             break;
@@ -190,7 +203,8 @@ ForkCostSummary ForkCostMeasurement::summary() const {
     s.plan_rings = c_.plan.rings;
     s.scaled = scaled_;
     s.why_fewer = why_fewer_;
-    s.forks_per_round = kForksPerRound;
+    s.forks_per_round = forks_;
+    s.forks_capped = forks_capped_;
     s.region_refused = no_mmap_refused_;
     s.failed = m_.failed;
     if (m_.rounds == 0) {
@@ -212,10 +226,11 @@ ForkCostSummary ForkCostMeasurement::summary() const {
 // ---- extension ----
 
 ExtendMeasurement::ExtendMeasurement(const AdviseContext& c, std::string dir, std::string fs,
-                                     dev_t dev, int max_scratch_mb,
+                                     dev_t dev, const Caps& limits,
                                      const std::function<bool()>& should_stop)
     : c_(c), should_stop_(should_stop), dir_(std::move(dir)), fs_(std::move(fs)), dev_(dev),
-      mb_(std::min(kExtendMb, max_scratch_mb)), max_scratch_mb_(max_scratch_mb) {
+      limits_(limits),
+      mb_(static_cast<int>(std::min<long long>(kExtendMb, cap_value(limits, kMaxScratchMb)))) {
     const ExtendSizing sizing =
         c.server.version_num >= 160000 ? ExtendSizing::waiters_prior : ExtendSizing::waiters;
     variants_.push_back({ExtendStrategy::mdzeroextend, sizing, {}, {}});
@@ -252,7 +267,7 @@ bool ExtendMeasurement::round(int round_no) {
         p.shared = true;
         p.seed = static_cast<std::uint64_t>(round_no) + 1;
         p.sizing = v.sizing;
-        validate(p, {{kMaxScratchMb.name, max_scratch_mb_}});
+        validate(p, limits_); // as uringprobe_extend() would be: a cap beyond names it
         const ExtendResult r = run_extend(p, {dir_}, should_stop_);
         if (r.outcome.is_stopped())
             return false;
@@ -314,14 +329,27 @@ int read_block_kb(int io_combine_limit) {
 }
 
 ReadsMeasurement::ReadsMeasurement(const AdviseContext& c, std::string tablespace, std::string dir,
-                                   std::string fs, dev_t dev, int max_scratch_mb,
+                                   std::string fs, dev_t dev, const Caps& limits,
                                    const std::function<bool()>& should_stop)
     : should_stop_(should_stop), tablespace_(std::move(tablespace)), dir_(std::move(dir)),
-      fs_(std::move(fs)), dev_(dev), mb_(std::min(kReadsMb, max_scratch_mb)),
-      max_scratch_mb_(max_scratch_mb), workers_(c.server.settings.io_workers),
+      fs_(std::move(fs)), dev_(dev), limits_(limits),
+      mb_(static_cast<int>(std::min<long long>(kReadsMb, cap_value(limits, kMaxScratchMb)))),
+      workers_(c.server.settings.io_workers),
       // as deep as the server's read streams may go, in its reads' size
       depth_(pg18_read_depth(c.server.settings)), in_flight_(depth_.in_flight),
       block_kb_(read_block_kb(c.server.settings.io_combine_limit)) {
+    // ... or as deep as uringprobe_reads() may go here.
+    const long long by_setting = cap_value(limits_, kMaxReadInFlight);
+    const long long by_memory = (cap_value(limits_, kMaxMemoryMb) << 10) / block_kb_;
+    if (in_flight_ > std::min(by_setting, by_memory)) {
+        const bool memory = by_memory < by_setting;
+        in_flight_ = static_cast<int>(std::max(1LL, std::min(by_setting, by_memory)));
+        capped_ = (memory ? std::string(kMaxMemoryMb.name) + " " +
+                                std::to_string(cap_value(limits_, kMaxMemoryMb)) + " MB"
+                          : std::string(kMaxReadInFlight.name) + " " + std::to_string(by_setting)) +
+                  " allows " + std::to_string(in_flight_) + " of the server's " +
+                  std::to_string(depth_.in_flight);
+    }
     m_.name = "cold reads on " + fs_ + " (" + dir_ + ")";
     // writing the file, then three reads of it; a slow device is found
     // out by the first round's time
@@ -349,8 +377,7 @@ bool ReadsMeasurement::round(int round_no) {
         p.file_mb = mb_;
         p.dir = dir_;
         p.dir_given = true;
-        validate(p, {{kMaxScratchMb.name, max_scratch_mb_},
-                     {kMaxReadInFlight.name, std::max(in_flight_, 1)}});
+        validate(p, limits_); // as uringprobe_reads() would be
         const ReadsResult r = run_reads(p, {dir_}, should_stop_);
         if (r.outcome.is_stopped())
             return false;
@@ -377,6 +404,7 @@ ReadsSummary ReadsMeasurement::summary() const {
     s.workers = workers_;
     s.in_flight = in_flight_;
     s.depth_why = depth_.why;
+    s.capped = capped_;
     s.block_kb = block_kb_;
     s.mb = mb_;
     if (m_.rounds == 0) {

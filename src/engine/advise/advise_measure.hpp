@@ -32,10 +32,10 @@ constexpr int kExtendMb = 64;
 class ForkCostMeasurement {
 public:
     // At the server's ring count (c.plan.rings), fewer where this process's
-    // limits or uringprobe.max_rings allow fewer (then scaled).
-    // At most max_rings rings, and ring memory of at most max_memory_mb.
-    ForkCostMeasurement(const AdviseContext& c, const IoUringCaps& caps, int max_rings,
-                        long long max_memory_mb, const std::function<bool()>& should_stop);
+    // limits or `limits` (uringprobe.max_rings, max_memory_mb) allow fewer
+    // (then scaled); kForksPerRound forks, or uringprobe.max_forks.
+    ForkCostMeasurement(const AdviseContext& c, const IoUringCaps& caps, const Caps& limits,
+                        const std::function<bool()>& should_stop);
     ForkCostMeasurement(const ForkCostMeasurement&) = delete;
     ForkCostMeasurement& operator=(const ForkCostMeasurement&) = delete;
 
@@ -43,6 +43,9 @@ public:
     ForkCostSummary summary() const;
 
 private:
+    // Fewer rings than the server's where the caps or this process's
+    // limits allow fewer; why_fewer_ says which.
+    void fit_rings(const IoUringCaps& caps);
     bool round();
     // The fewest rings a fork cost may be scaled from.
     int fewest_rings() const;
@@ -52,8 +55,11 @@ private:
 
     const AdviseContext& c_;
     const std::function<bool()>& should_stop_;
+    Caps limits_;
     Measurement m_;
     int rings_ = 0;
+    int forks_ = kForksPerRound;
+    std::string forks_capped_; // why fewer forks a round
     bool scaled_ = false;
     std::string why_fewer_;
     bool no_mmap_ = false; // the one-region variant is measured too
@@ -65,9 +71,10 @@ private:
 
 class ExtendMeasurement {
 public:
-    // In `dir` (resolved, on filesystem `fs`), sessions and sizing from c.
+    // In `dir` (resolved, on filesystem `fs`), sessions and sizing from c,
+    // within `limits` (a run beyond one is not measured, naming it).
     ExtendMeasurement(const AdviseContext& c, std::string dir, std::string fs, dev_t dev,
-                      int max_scratch_mb, const std::function<bool()>& should_stop);
+                      const Caps& limits, const std::function<bool()>& should_stop);
     ExtendMeasurement(const ExtendMeasurement&) = delete;
     ExtendMeasurement& operator=(const ExtendMeasurement&) = delete;
 
@@ -90,7 +97,8 @@ private:
     const std::function<bool()>& should_stop_;
     std::string dir_, fs_;
     dev_t dev_;
-    int mb_, max_scratch_mb_;
+    Caps limits_;
+    int mb_;
     int tablespaces_ = 0;
     std::vector<Variant> variants_; // posix_fallocate, write_zeros[, alternation]
     std::vector<double> fallocate_over_zeros_, alternation_over_fixed_; // per round
@@ -106,9 +114,10 @@ class ReadsMeasurement {
 public:
     // In `dir` (resolved, on filesystem `fs`), for `tablespace`: workers
     // from the server's io_workers; reads of its io_combine_limit, as
-    // many in flight as its read streams may keep (pg18_read_depth).
+    // many in flight as its read streams may keep (pg18_read_depth), or
+    // as `limits` allow (uringprobe.max_read_in_flight, max_memory_mb).
     ReadsMeasurement(const AdviseContext& c, std::string tablespace, std::string dir,
-                     std::string fs, dev_t dev, int max_scratch_mb,
+                     std::string fs, dev_t dev, const Caps& limits,
                      const std::function<bool()>& should_stop);
     ReadsMeasurement(const ReadsMeasurement&) = delete;
     ReadsMeasurement& operator=(const ReadsMeasurement&) = delete;
@@ -123,9 +132,11 @@ private:
     const std::function<bool()>& should_stop_;
     std::string tablespace_, dir_, fs_;
     dev_t dev_;
-    int mb_, max_scratch_mb_, workers_;
+    Caps limits_;
+    int mb_, workers_;
     ReadDepth depth_;
     int in_flight_, block_kb_;
+    std::string capped_; // which cap kept in_flight below depth_
     std::vector<double> sync_, workers_mbps_, uring_;
     std::vector<double> uring_over_workers_, uring_over_sync_;
     Measurement m_;

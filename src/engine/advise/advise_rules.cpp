@@ -5,6 +5,7 @@
 #include "contract/error.hpp"
 #include "contract/number_text.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -110,12 +111,13 @@ ReadsJudgement judge_reads(const ReadsSummary& r) {
                               fixed(r.sync_mbps.median, 0) + " MB/s)";
     const RunSummary& g = r.uring_over_workers;
     j.text = "cold reads on " + where + ", MB/s: io_uring (" + std::to_string(r.in_flight) +
-             " in flight" + (r.depth_why.empty() ? "" : ": " + r.depth_why) + "; " +
-             std::to_string(r.block_kb) + " kB reads) " + fixed(g.median, 2) + "x worker (" +
-             std::to_string(r.workers) + " threads), 95% interval " + fixed(g.lo, 2) + "-" +
-             fixed(g.hi, 2) + ", and " + fixed(r.uring_over_sync.median, 2) + "x sync; " +
-             fixed(r.workers_mbps.median, 0) + " MB/s worker, " + fixed(r.uring_mbps.median, 0) +
-             " io_uring (" + std::to_string(r.rounds) + (r.rounds == 1 ? " round)" : " rounds)");
+             " in flight" + (r.capped.empty() ? "" : ", limited: " + r.capped) +
+             (r.depth_why.empty() ? "" : ": " + r.depth_why) + "; " + std::to_string(r.block_kb) +
+             " kB reads) " + fixed(g.median, 2) + "x worker (" + std::to_string(r.workers) +
+             " threads), 95% interval " + fixed(g.lo, 2) + "-" + fixed(g.hi, 2) + ", and " +
+             fixed(r.uring_over_sync.median, 2) + "x sync; " + fixed(r.workers_mbps.median, 0) +
+             " MB/s worker, " + fixed(r.uring_mbps.median, 0) + " io_uring (" +
+             std::to_string(r.rounds) + (r.rounds == 1 ? " round)" : " rounds)");
     if (r.fs == "tmpfs" || r.fs == "ramfs") {
         j.why = "reads there are served from memory (" + r.fs + "): no device wait to hide";
         j.text += "; " + j.why;
@@ -172,7 +174,9 @@ AdviceRow io_method_advice(const AdviseContext& c, const ForkCostSummary& fork,
         // under io_uring, however little: worker. (make bench's churn check
         // contradicted io_uring advised here for one region's +60 us.)
         advice = on18(c) + "io_method = worker";
-        confidence = "medium";
+        // At most medium (the line is the connection cost's, however
+        // small), and low from fewer than kFewestRounds of either.
+        confidence = std::min(reads.rounds, fork.rounds) >= kFewestRounds ? "medium" : "low";
     } else {
         advice = on18(c) + (acceptable ? "io_method = io_uring" : "io_method = worker");
         if (!own)
@@ -207,7 +211,8 @@ AdviceRow io_method_advice(const AdviseContext& c, const ForkCostSummary& fork,
 AdviceRow ring_layout_advice(const AdviseContext& c, const ForkCostSummary& fork) {
     const RingPlan& plan = c.plan;
     const int mappings = plan.rings * plan.mappings_per_ring;
-    const std::string current = plan.one_region
+    const std::string current = !c.ring_ok ? plan.layout_value
+                                : plan.one_region
                                     ? "one region (io_uring_queue_init_mem, NO_MMAP)"
                                     : "separate: " + std::to_string(plan.mappings_per_ring) +
                                           " mappings per ring, " + std::to_string(mappings) +

@@ -61,6 +61,7 @@ struct ForkCostSummary {
     bool scaled = false;
     std::string why_fewer; // why fewer rings were measured
     int forks_per_round = 0;
+    std::string forks_capped; // the cap that made forks_per_round fewer
     RunSummary bare_us;
     std::optional<LayoutFigures> separate, region;
     std::string region_refused; // why one region was not measured
@@ -108,6 +109,7 @@ struct ReadsSummary {
     int rounds = 0;
     int workers = 3, in_flight = 16, block_kb = 128;
     std::string depth_why; // how in_flight follows from the server's settings
+    std::string capped;    // the cap that kept in_flight below that, and how far
     int mb = 32;
     RunSummary sync_mbps, workers_mbps, uring_mbps;
     RunSummary uring_over_workers, uring_over_sync; // per round, of MB/s

@@ -2,6 +2,8 @@
 
 #include "contract/number_text.hpp"
 
+#include <cstring>
+
 namespace uringprobe {
 
 std::string seconds_text(double s) {
@@ -36,8 +38,9 @@ std::string rings_evidence(const AdviseContext& c, const ForkCostSummary& fork) 
         return "fork cost not measured: " + fork.not_measured;
     std::string out = "fork + exit of this process with " + std::to_string(fork.rings) +
                       " rings of " + std::to_string(c.depth) + " entries, p50 of " +
-                      std::to_string(fork.forks_per_round) + " forks a round: bare " +
-                      describe_runs(fork.bare_us, 0, " us");
+                      std::to_string(fork.forks_per_round) + " forks a round" +
+                      (fork.forks_capped.empty() ? "" : " (limited by " + fork.forks_capped + ")") +
+                      ": bare " + describe_runs(fork.bare_us, 0, " us");
     if (fork.separate)
         out += "; separate mappings " + describe_runs(fork.separate->fork_us, 0, " us");
     if (fork.region)
@@ -54,10 +57,16 @@ std::string rings_evidence(const AdviseContext& c, const ForkCostSummary& fork) 
 }
 
 std::string kernel_text(const AdviseContext& c) {
-    return "kernel " + c.kernel_release + ": kernel.io_uring_disabled " +
-           (c.io_uring_disabled.empty() ? "absent" : c.io_uring_disabled) + ", NO_MMAP " +
-           (c.no_mmap_accepted ? "accepted" : "refused") + ", DEFER_TASKRUN " +
-           (c.defer_taskrun_accepted ? "accepted" : "refused");
+    const std::string head = "kernel " + c.kernel_release + ": kernel.io_uring_disabled " +
+                             (c.io_uring_disabled.empty() ? "absent" : c.io_uring_disabled);
+    if (!c.ring_ok) {
+        // No ring to try the flags on: what the kernel accepts is not known.
+        const char* name = strerrorname_np(c.ring_err);
+        return head + ", NO_MMAP and DEFER_TASKRUN unknown (no ring could be created: " +
+               (name ? name : "errno " + std::to_string(c.ring_err)) + ")";
+    }
+    return head + ", NO_MMAP " + (c.no_mmap_accepted ? "accepted" : "refused") +
+           ", DEFER_TASKRUN " + (c.defer_taskrun_accepted ? "accepted" : "refused");
 }
 
 std::string layout_name(bool one_region) {
@@ -66,7 +75,8 @@ std::string layout_name(bool one_region) {
 
 std::string plan_text(const AdviseContext& c) {
     return std::to_string(c.plan.rings) + " rings (" + c.plan.rings_formula + "), " +
-           mib_text(c.plan.ring_bytes) + " of ring memory, " + layout_name(c.plan.one_region);
+           mib_text(c.plan.ring_bytes) + " of ring memory, " +
+           (c.ring_ok ? layout_name(c.plan.one_region) : c.plan.layout_value);
 }
 
 std::string extend_evidence(const ExtendSummary& s) {

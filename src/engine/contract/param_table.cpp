@@ -1,5 +1,6 @@
 #include "contract/param_table.hpp"
 
+#include "contract/caps.hpp"
 #include "contract/number_text.hpp"
 
 #include <cctype>
@@ -61,6 +62,21 @@ void check_param(const Param& param, long long value, const Caps& caps) {
     if (value < param.min || value > hi || (param.power_of_two && (value & (value - 1))))
         throw InvalidArgument(param.name + " must be " + param.range_text(hi) + ", got " +
                               std::to_string(value));
+}
+
+void check_memory(const std::string& what, long long bytes, const Caps& caps) {
+    const long long cap_mb = cap_value(caps, kMaxMemoryMb);
+    if (bytes <= (cap_mb << 20))
+        return;
+    // Whole MiB as such; else rounded up, so that what is refused never
+    // reads as within the cap.
+    const long long mib = 1LL << 20;
+    const std::string size =
+        bytes % mib == 0 ? std::to_string(bytes / mib) + " MiB"
+        : bytes < mib    ? std::to_string((bytes + 1023) >> 10) + " KiB"
+                      : fixed(static_cast<double>((bytes * 10 + mib - 1) / mib) / 10, 1) + " MiB";
+    throw InvalidArgument(what + " = " + size + " exceeds " + kMaxMemoryMb.name + " (" +
+                          std::to_string(cap_mb) + " MB)");
 }
 
 std::string usage_line(const std::string& option, const std::string& help) {

@@ -120,6 +120,13 @@ void set_param(const ParamTable<P>& table, P& p, const std::string& name, const 
 // Checks every number against its row's range (and its cap), in table
 // order; InvalidArgument names the first one outside.
 void check_param(const Param& param, long long value, const Caps& caps);
+
+// What a call would hold in memory PostgreSQL does not account for (ring
+// memory, buffers), against uringprobe.max_memory_mb in `caps` (its
+// default where absent), to the byte: InvalidArgument "<what> = <bytes>
+// exceeds uringprobe.max_memory_mb (N MB)" beyond it. `what` says how
+// the bytes follow from the parameters ("depth x 4 KiB buffers + the ring").
+void check_memory(const std::string& what, long long bytes, const Caps& caps);
 template <typename P> void check_ranges(const ParamTable<P>& table, const P& p, const Caps& caps) {
     for (const auto& row : table)
         if (row.get && row.param.checked)

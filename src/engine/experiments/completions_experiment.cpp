@@ -8,6 +8,7 @@
 #include "os/child_process.hpp"
 #include "os/fd.hpp"
 #include "os/io_threads.hpp"
+#include "uring/pg_ring_plan.hpp"
 #include "uring/ring.hpp"
 
 #include <arpa/inet.h>
@@ -94,6 +95,8 @@ void check_setup_flags(unsigned flags) {
 }
 
 unsigned parse_setup_flags(const std::string& list) {
+    if (list.empty())
+        return 0;
     unsigned flags = 0;
     size_t start = 0;
     while (start <= list.size()) {
@@ -103,8 +106,13 @@ unsigned parse_setup_flags(const std::string& list) {
         std::string item = list.substr(start, end - start);
         item.erase(0, item.find_first_not_of(' '));
         item.erase(item.find_last_not_of(' ') + 1);
-        if (!item.empty())
-            flags |= static_cast<unsigned>(lookup_name(kFlags, "flags", item));
+        if (item.empty())
+            throw InvalidArgument("flags: an empty item in '" + list +
+                                  "': name each flag once, separated by commas ('' for none)");
+        const auto flag = static_cast<unsigned>(lookup_name(kFlags, "flags", item));
+        if (flags & flag)
+            throw InvalidArgument("flags: " + item + " is named twice in '" + list + "'");
+        flags |= flag;
         start = end + 1;
     }
     return flags;
@@ -150,6 +158,17 @@ CompletionsParams::CompletionsParams() {
 void validate(const CompletionsParams& p, const Caps& caps) {
     check_ranges(completions_params(), p, caps);
     check_setup_flags(p.setup_flags);
+    if (p.dir_given && p.op != CompletionOp::read)
+        throw InvalidArgument(std::string("dir applies only to op 'read' (the file it reads), "
+                                          "got op '") +
+                              name_of(kOps, int(p.op)) + "'");
+    // A buffer per operation in flight, and the ring.
+    const bool read = p.op == CompletionOp::read;
+    check_memory(std::string("depth x ") + (read ? "4 KiB" : "64 B") + " buffers + a ring of " +
+                     std::to_string(p.depth) + " entries",
+                 static_cast<long long>(p.depth) * (read ? kReadBytes : kDatagramBytes) +
+                     static_cast<long long>(estimated_ring_bytes(unsigned(p.depth))),
+                 caps);
 }
 
 namespace {

@@ -6,6 +6,7 @@
 #include "uring/io_uring_caps.hpp"
 
 #include <cstring>
+#include <functional>
 
 namespace uringprobe {
 
@@ -54,23 +55,97 @@ const ParamTable<EnvironmentRequest>& environment_params() {
         io_method_row<R>(),
         data_directory_row<R>("the data directory"),
         dir_list_row<R, &R::scratch_dirs, as_path>("scratch_dir", "a directory to report on"),
+        boolean_row<R, &R::probe>(
+            boolean_param("probe", true,
+                          "create io_uring rings and an SQPOLL thread to probe the kernel (false: "
+                          "a reading that makes none)")
+                .cli_option("--no-probe", "make no ring: the rows that need one say so")),
     };
     return table;
 }
 
-std::vector<EnvironmentRow> probe_environment(const EnvironmentRequest& req) {
-    std::vector<EnvironmentRow> rows;
-    auto add = [&rows](std::string name, std::string value, std::string detail = "") {
-        rows.push_back({std::move(name), std::move(value), std::move(detail)});
-    };
-    const ServerFacts& srv = req.server;
-    const bool pg18 = srv.version_num >= 180000;
-    validate(srv.settings);
-    const unsigned entries =
-        pg18 && srv.settings.io_max_concurrency > 0 ? srv.settings.io_max_concurrency : 64;
+namespace {
 
-    add("process", req.process);
-    add("kernel.release", kernel_release());
+using AddRow = std::function<void(std::string, std::string, std::string)>;
+
+// The rows of a ring made here (or of why none was).
+void add_io_uring_rows(const AddRow& add, const IoUringCaps& caps, unsigned entries) {
+    if (!caps.probed) {
+        add("io_uring.ring_setup", "not probed", caps.not_probed);
+        // What only a ring tells; the setup flags' and opcodes' rows too.
+        for (const char* n : {"io_uring.features", "io_uring.memlock", "io_uring.ring_bytes.mmap",
+                              "io_uring.ring_bytes.region"})
+            add(n, "not probed", "needs a ring made here (see io_uring.ring_setup)");
+    } else if (caps.ring_ok) {
+        add("io_uring.ring_setup", "ok",
+            "this process created a ring of " + std::to_string(entries) + " entries");
+    } else {
+        add("io_uring.ring_setup", "failed: " + errno_text(caps.ring_err),
+            errno_hint(caps.ring_err, "io_uring_setup"));
+    }
+    add("liburing.compiled", liburing_compiled_version(), "headers this module was built with");
+    std::string lib_path;
+    add("liburing.loaded", liburing_loaded_version(&lib_path), lib_path);
+    if (!caps.ring_ok)
+        return;
+    std::string names;
+    for (const auto& n : caps.feature_names)
+        names += (names.empty() ? "" : " ") + n;
+    char hex[16];
+    snprintf(hex, sizeof hex, "0x%x", caps.features);
+    add("io_uring.features", hex, names);
+    for (const auto& f : caps.setup_flags)
+        add("io_uring.setup." + f.name, f.ok ? "accepted" : "rejected: " + errno_text(f.err),
+            f.ok ? "" : f.detail);
+    for (const auto& o : caps.opcodes)
+        add("io_uring.op." + o.name, o.ok ? "supported" : "unsupported", o.ok ? "" : o.detail);
+    add("io_uring.op.POLL_ADD.multishot",
+        caps.poll_multishot.ok
+            ? "supported"
+            : (caps.poll_multishot.err ? "rejected: " + errno_text(caps.poll_multishot.err)
+                                       : "unsupported"),
+        caps.poll_multishot.detail);
+    add("io_uring.memlock", memlock_name(caps.memlock), caps.memlock_detail);
+    add("io_uring.ring_bytes.mmap", std::to_string(caps.mmap_ring_bytes),
+        std::to_string(caps.mmap_ring_mappings) + " mappings for a ring of " +
+            std::to_string(entries) + " entries");
+    add("io_uring.ring_bytes.region", std::to_string(caps.region_ring_bytes), caps.region_detail);
+}
+
+// What PostgreSQL 18 with io_method=io_uring would set up on this server.
+void add_pg18_rows(const AddRow& add, const EnvironmentRequest& req, const IoUringCaps& caps,
+                   const ProcessLimits& lim) {
+    const ServerFacts& srv = req.server;
+    const Pg18Settings& s = srv.settings;
+    add("server.io_method", srv.io_method, "");
+    add("server.max_connections", std::to_string(s.max_connections), "");
+    add("server.io_max_concurrency", std::to_string(s.io_max_concurrency), "entries per ring");
+    const RingPlan plan = plan_pg18_rings(s, caps, lim);
+    add("pg18.io_uring.rings", std::to_string(plan.rings), plan.rings_formula);
+    add("pg18.io_uring.layout", plan.layout_value, plan.layout);
+    add("pg18.io_uring.mappings", std::to_string(plan.rings * plan.mappings_per_ring),
+        plan.one_region ? "ring memory lives in shared memory: no per-ring mappings"
+                        : "mapped into the postmaster and inherited by every backend it forks");
+    const std::string charged =
+        caps.memlock == MemlockCharge::unknown
+            ? "whether it is charged to RLIMIT_MEMLOCK is not known here"
+            : "charged to RLIMIT_MEMLOCK: " + std::to_string(plan.locked_bytes) +
+                  " bytes, per user";
+    add("pg18.io_uring.ring_memory", std::to_string(plan.ring_bytes),
+        std::to_string(plan.bytes_per_ring) + " bytes per ring" +
+            (caps.ring_ok ? "" : " (estimated)") + "; " + charged);
+    add("pg18.io_uring.fds", std::to_string(plan.fds_needed),
+        "ring fds held by the postmaster; with max_files_per_process: " +
+            std::to_string(plan.fds_recommended));
+    const bool running = req.process == "backend" && srv.io_method == "io_uring";
+    add("pg18.io_uring.verdict", plan.verdict,
+        (running ? "this server runs io_uring now; " : "for io_method=io_uring: ") +
+            plan.verdict_detail);
+}
+
+// What this process's kernel and its limits say about io_uring, no ring made.
+void add_kernel_rows(const AddRow& add) {
+    add("kernel.release", kernel_release(), "");
     const RefusalFacts refusal = refusal_facts();
     const std::string& disabled = refusal.io_uring_disabled;
     add("kernel.io_uring_disabled", disabled.empty() ? "absent" : disabled,
@@ -90,56 +165,39 @@ std::vector<EnvironmentRow> probe_environment(const EnvironmentRequest& req) {
                   " (a container runtime's or a service manager's profile); one may refuse "
                   "io_uring, as io_uring.ring_setup shows"
             : "no seccomp filter restricts this process's system calls");
+}
 
-    const IoUringCaps caps = probe_io_uring(entries);
-    if (caps.ring_ok) {
-        add("io_uring.ring_setup", "ok",
-            "this process created a ring of " + std::to_string(entries) + " entries");
-    } else {
-        add("io_uring.ring_setup", "failed: " + errno_text(caps.ring_err),
-            errno_hint(caps.ring_err, "io_uring_setup"));
-    }
-    add("liburing.compiled", liburing_compiled_version(), "headers this module was built with");
-    std::string lib_path;
-    add("liburing.loaded", liburing_loaded_version(&lib_path), lib_path);
-    if (caps.ring_ok) {
-        std::string names;
-        for (const auto& n : caps.feature_names)
-            names += (names.empty() ? "" : " ") + n;
-        char hex[16];
-        snprintf(hex, sizeof hex, "0x%x", caps.features);
-        add("io_uring.features", hex, names);
-        for (const auto& f : caps.setup_flags)
-            add("io_uring.setup." + f.name, f.ok ? "accepted" : "rejected: " + errno_text(f.err),
-                f.ok ? "" : f.detail);
-        for (const auto& o : caps.opcodes)
-            add("io_uring.op." + o.name, o.ok ? "supported" : "unsupported", o.ok ? "" : o.detail);
-        add("io_uring.op.POLL_ADD.multishot",
-            caps.poll_multishot.ok
-                ? "supported"
-                : (caps.poll_multishot.err ? "rejected: " + errno_text(caps.poll_multishot.err)
-                                           : "unsupported"),
-            caps.poll_multishot.detail);
-        add("io_uring.memlock", memlock_name(caps.memlock), caps.memlock_detail);
-        add("io_uring.ring_bytes.mmap", std::to_string(caps.mmap_ring_bytes),
-            std::to_string(caps.mmap_ring_mappings) + " mappings for a ring of " +
-                std::to_string(entries) + " entries");
-        add("io_uring.ring_bytes.region", std::to_string(caps.region_ring_bytes),
-            caps.region_detail);
-    }
+} // namespace
+
+std::vector<EnvironmentRow> probe_environment(const EnvironmentRequest& req) {
+    std::vector<EnvironmentRow> rows;
+    const AddRow add = [&rows](std::string name, std::string value, std::string detail) {
+        rows.push_back({std::move(name), std::move(value), std::move(detail)});
+    };
+    const ServerFacts& srv = req.server;
+    const bool pg18 = srv.version_num >= 180000;
+    validate(srv.settings);
+    const unsigned entries =
+        pg18 && srv.settings.io_max_concurrency > 0 ? srv.settings.io_max_concurrency : 64;
+
+    add("process", req.process, "");
+    add_kernel_rows(add);
+    const IoUringCaps caps =
+        req.probe ? probe_io_uring(entries)
+                  : unprobed_caps(req.no_probe_why.empty() ? "asked for a reading without rings"
+                                                           : req.no_probe_why);
+    add_io_uring_rows(add, caps, entries);
 
     const ProcessLimits lim = current_limits();
     add("rlimit.nofile", limit_text(lim.nofile_soft),
         "soft limit of this process; " + std::to_string(lim.open_fds) + " open now");
     add("rlimit.memlock", limit_text(lim.memlock_soft), "soft limit of this process, in bytes");
 
-    if (srv.version_num == 0) {
+    if (srv.version_num == 0)
         add("server", "none",
             "bare process: pass server settings to predict a PostgreSQL 18 server");
-    } else {
-        add("server.version", srv.version);
-    }
-    const char* na = "not applicable";
+    else
+        add("server.version", srv.version, "");
     if (!pg18) {
         const char* why =
             srv.version_num ? "PostgreSQL before 18 has no asynchronous I/O" : "no server";
@@ -147,28 +205,9 @@ std::vector<EnvironmentRow> probe_environment(const EnvironmentRequest& req) {
              {"server.io_method", "server.max_connections", "server.io_max_concurrency",
               "pg18.io_uring.rings", "pg18.io_uring.layout", "pg18.io_uring.mappings",
               "pg18.io_uring.ring_memory", "pg18.io_uring.fds", "pg18.io_uring.verdict"})
-            add(n, na, why);
+            add(n, "not applicable", why);
     } else {
-        const Pg18Settings& s = srv.settings;
-        add("server.io_method", srv.io_method);
-        add("server.max_connections", std::to_string(s.max_connections));
-        add("server.io_max_concurrency", std::to_string(s.io_max_concurrency), "entries per ring");
-        const RingPlan plan = plan_pg18_rings(s, caps, lim);
-        add("pg18.io_uring.rings", std::to_string(plan.rings), plan.rings_formula);
-        add("pg18.io_uring.layout", plan.one_region ? "one region" : "separate", plan.layout);
-        add("pg18.io_uring.mappings", std::to_string(plan.rings * plan.mappings_per_ring),
-            plan.one_region ? "ring memory lives in shared memory: no per-ring mappings"
-                            : "mapped into the postmaster and inherited by every backend it forks");
-        add("pg18.io_uring.ring_memory", std::to_string(plan.ring_bytes),
-            std::to_string(plan.bytes_per_ring) + " bytes per ring; charged to RLIMIT_MEMLOCK: " +
-                std::to_string(plan.locked_bytes) + " bytes, per user");
-        add("pg18.io_uring.fds", std::to_string(plan.fds_needed),
-            "ring fds held by the postmaster; with max_files_per_process: " +
-                std::to_string(plan.fds_recommended));
-        const bool running = req.process == "backend" && srv.io_method == "io_uring";
-        add("pg18.io_uring.verdict", plan.verdict,
-            (running ? "this server runs io_uring now; " : "for io_method=io_uring: ") +
-                plan.verdict_detail);
+        add_pg18_rows(add, req, caps, lim);
     }
 
     if (!srv.data_directory.empty())

@@ -23,6 +23,11 @@ struct EnvironmentRequest {
     std::string process; // "backend" or "bare process"
     ServerFacts server;
     std::vector<std::string> scratch_dirs;
+    // Create rings (and an SQPOLL thread) to probe the kernel; false: a
+    // reading that makes no ring, the rows that need one say so, with
+    // `no_probe_why`.
+    bool probe = true;
+    std::string no_probe_why;
 };
 
 // Sets srv.io_method: sync, worker or io_uring (InvalidArgument otherwise).
@@ -41,7 +46,7 @@ template <typename P> ParamRow<P> data_directory_row(const char* help) {
 }
 
 // The CLI's environment options beside the settings: io_method, the data
-// directory, scratch directories.
+// directory, scratch directories; and probe (SQL's too).
 const ParamTable<EnvironmentRequest>& environment_params();
 
 struct EnvironmentRow {

@@ -6,8 +6,10 @@
 #include "contract/stop_poll.hpp"
 #include "os/child_process.hpp"
 #include "os/fd.hpp"
+#include "uring/pg_ring_plan.hpp"
 #include "uring/ring.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -28,6 +30,11 @@ const char* const kLoops[] = {"epoll",           "poll",
                               "uring_oneshot",   "uring_oneshot_defer",
                               "uring_multishot", "uring_multishot_defer"};
 const NamedValue kPeers[] = {{"self", int(EventPeer::self)}, {"process", int(EventPeer::process)}};
+
+// An io_uring loop's ring: a poll per pipe in flight, and room to re-arm.
+unsigned uring_entries(int pipes) {
+    return static_cast<unsigned>(std::max(8, 2 * pipes));
+}
 
 class EpollWaiter final : public EventWaiter {
 public:
@@ -98,7 +105,7 @@ class UringWaiter final : public EventWaiter {
 public:
     UringWaiter(bool multishot, bool defer, int pipes)
         : multishot_(multishot),
-          ring_(static_cast<unsigned>(std::max(8, 2 * pipes)),
+          ring_(uring_entries(pipes),
                 defer ? IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN : 0),
           uring_(ring_.get()) {}
     void add(int fd, int index) override {
@@ -356,6 +363,16 @@ void validate(const EventsParams& p, const Caps& caps, const std::string& extern
     if (!known)
         throw InvalidArgument("loop must be one of " + names + ", got '" + p.loop + "'");
     check_ranges(events_params(), p, caps);
+    // Each pipe written holds a page of pipe buffer; an io_uring loop its ring.
+    const bool uring = p.loop.rfind("uring_", 0) == 0;
+    const long long page = ::sysconf(_SC_PAGESIZE);
+    check_memory(
+        "pipes x a page of pipe buffer" +
+            (uring ? " + a ring of " + std::to_string(uring_entries(p.pipes)) + " entries"
+                   : std::string()),
+        p.pipes * page +
+            (uring ? static_cast<long long>(estimated_ring_bytes(uring_entries(p.pipes))) : 0),
+        caps);
 }
 
 EventsResult run_events(const EventsParams& p,

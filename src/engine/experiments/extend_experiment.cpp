@@ -151,17 +151,17 @@ void validate(const ExtendParams& p, const Caps& caps) {
     check_range("max_blocks", p.max_blocks, p.min_blocks, kMaxBlocks);
     // the largest extension: max_blocks, or 64 with a waiters sizing
     const std::string largest = p.sizing == ExtendSizing::uniform ? "max_blocks" : "64";
-    const long long extension_mib =
-        (static_cast<long long>(max_extension_blocks(p)) * p.block_size) >> 20;
-    if (extension_mib > 64)
+    const long long extension_bytes =
+        static_cast<long long>(max_extension_blocks(p)) * p.block_size;
+    if (extension_bytes > (64LL << 20))
         throw InvalidArgument(largest + " x block_size must be at most 64 MiB, got " +
-                              std::to_string(extension_mib) + " MiB");
-    const long long memory_mb = cap_value(caps, kMaxMemoryMb);
-    if (p.write_data && p.sessions * extension_mib > memory_mb)
-        throw InvalidArgument("with write_data, sessions x " + largest +
-                              " x block_size (each session holds one extension's pages) = " +
-                              std::to_string(p.sessions * extension_mib) + " MiB exceeds " +
-                              kMaxMemoryMb.name + " (" + std::to_string(memory_mb) + " MB)");
+                              (extension_bytes % (1LL << 20)
+                                   ? std::to_string(extension_bytes >> 10) + " KiB"
+                                   : std::to_string(extension_bytes >> 20) + " MiB"));
+    if (p.write_data)
+        check_memory("with write_data, sessions x " + largest +
+                         " x block_size (each session holds one extension's pages)",
+                     p.sessions * extension_bytes, caps);
     const long long total_blocks = (static_cast<long long>(p.total_mb) << 20) / p.block_size;
     if (!p.shared && total_blocks < p.sessions)
         throw InvalidArgument("total_mb = " + std::to_string(p.total_mb) + " is too small for " +

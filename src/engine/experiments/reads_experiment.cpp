@@ -5,6 +5,7 @@
 #include "contract/error.hpp"
 #include "contract/params.hpp"
 #include "contract/stop_poll.hpp"
+#include "experiments/read_order.hpp"
 #include "experiments/scratch_file.hpp"
 #include "experiments/session_threads.hpp"
 #include "os/fd.hpp"
@@ -22,7 +23,6 @@
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <random>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -134,13 +134,6 @@ void validate(const ReadsParams& p, const Caps& caps) {
 
 namespace {
 
-// One read: a piece of one of the files.
-struct Piece {
-    int file;
-    off_t offset;
-    size_t length;
-};
-
 // Buffers for reads in flight, aligned for O_DIRECT; shared with a ring
 // they are lent to (Ring::lend), which may keep them.
 class ReadBuffers {
@@ -165,7 +158,7 @@ private:
 struct ReadTarget {
     std::vector<Fd> fds;
     std::vector<off_t> sizes;
-    std::vector<Piece> pieces;
+    PieceList pieces;
     long long bytes = 0;
 
     void add(Fd fd, const std::string& what) {
@@ -177,16 +170,7 @@ struct ReadTarget {
         sizes.push_back(st.st_size);
         bytes += st.st_size;
     }
-    void cut(size_t piece_bytes) {
-        for (size_t f = 0; f < fds.size(); ++f)
-            for (off_t off = 0; off < sizes[f]; off += static_cast<off_t>(piece_bytes))
-                // The last piece rounded up to whole O_DIRECT units (the
-                // read stops at the end of the file).
-                pieces.push_back(
-                    {static_cast<int>(f), off,
-                     std::min<size_t>(piece_bytes,
-                                      (size_t(sizes[f] - off) + kAlign - 1) / kAlign * kAlign)});
-    }
+    void cut(size_t piece_bytes) { pieces = PieceList(sizes, piece_bytes, kAlign); }
     long long pages() const {
         const long page = ::sysconf(_SC_PAGESIZE);
         long long n = 0;
@@ -205,14 +189,20 @@ struct ReadTarget {
             void* map = ::mmap(nullptr, len, PROT_READ, MAP_SHARED, fds[f].get(), 0);
             if (map == MAP_FAILED)
                 throw SysError(errno, "mmap (to count resident pages)");
-            std::vector<unsigned char> vec((len + size_t(page) - 1) / size_t(page));
-            const int rc = ::mincore(map, len, vec.data());
-            const int err = errno;
+            // A window at a time: a byte per page of a 100 GB file would be 26 MB.
+            const size_t window = size_t(page) << 16;
+            std::vector<unsigned char> vec(std::min(len, window) / size_t(page) + 1);
+            for (size_t at = 0; at < len; at += window) {
+                const size_t n = std::min(window, len - at);
+                if (::mincore(static_cast<char*>(map) + at, n, vec.data()) != 0) {
+                    const int err = errno;
+                    ::munmap(map, len);
+                    throw SysError(err, "mincore");
+                }
+                for (size_t i = 0; i < (n + size_t(page) - 1) / size_t(page); ++i)
+                    resident += vec[i] & 1;
+            }
             ::munmap(map, len);
-            if (rc != 0)
-                throw SysError(err, "mincore");
-            for (unsigned char v : vec)
-                resident += v & 1;
         }
         return resident;
     }
@@ -254,28 +244,6 @@ void write_scratch(int fd, long long bytes, StopPoll& stop) {
     }
     check_syscall(::fdatasync(fd), "fdatasync");
 }
-
-// The pieces in the order they are read, `passes` times over.
-class ReadOrder {
-public:
-    ReadOrder(size_t count, ReadPattern pattern, long long seed, int passes)
-        : order_(count), passes_(size_t(passes)) {
-        for (size_t i = 0; i < count; ++i)
-            order_[i] = i;
-        if (pattern == ReadPattern::random) {
-            std::mt19937_64 rng(static_cast<std::uint64_t>(seed));
-            for (size_t i = count; i > 1; --i)
-                std::swap(order_[i - 1],
-                          order_[std::uniform_int_distribution<size_t>(0, i - 1)(rng)]);
-        }
-    }
-    size_t size() const { return order_.size() * passes_; }
-    size_t operator[](size_t i) const { return order_[i % order_.size()]; }
-
-private:
-    std::vector<size_t> order_;
-    size_t passes_;
-};
 
 // What every method's loop records per completed read.
 struct ReadTally {
@@ -410,7 +378,7 @@ struct WorkQueue {
 };
 
 struct WorkSlot {
-    const Piece* piece = nullptr;
+    Piece piece{};
     std::int64_t issued = 0;
     ssize_t res = 0;
 };
@@ -431,7 +399,7 @@ void worker_loop(WorkQueue& q, std::vector<WorkSlot>& slots, ReadBuffers& buf,
         const size_t s = q.pending.front();
         q.pending.pop_front();
         lk.unlock();
-        const Piece& piece = *slots[s].piece;
+        const Piece& piece = slots[s].piece;
         const ssize_t n = pread_retrying(t.fds[size_t(piece.file)].get(), buf.slot(s), piece.length,
                                          piece.offset);
         lk.lock();
@@ -481,7 +449,7 @@ void read_workers(const ReadsParams& p, const ReadTarget& t, const ReadOrder& or
     auto issue = [&](std::unique_lock<std::mutex>&) {
         const size_t s = free_slots.back();
         free_slots.pop_back();
-        slots[s].piece = &t.pieces[order[next++]];
+        slots[s].piece = t.pieces[order[next++]];
         slots[s].issued = now_ns();
         q.pending.push_back(s);
         ++outstanding;
@@ -574,7 +542,7 @@ ReadsResult run_reads(const ReadsParams& p, const std::vector<std::string>& allo
     else
         target.drop_cached();
     r.resident_before = target.resident_pages();
-    const ReadOrder order(target.pieces.size(), p.pattern, p.seed, p.passes);
+    const ReadOrder order(target.pieces.size(), p.pattern == ReadPattern::random, p.seed, p.passes);
 
     if (!stop.stopped() && p.passes > 0) {
         ReadTally tally(r);

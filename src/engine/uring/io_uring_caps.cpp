@@ -356,8 +356,17 @@ void probe_region(IoUringCaps& caps, unsigned entries) {
 
 } // namespace
 
+IoUringCaps unprobed_caps(const std::string& why) {
+    IoUringCaps caps;
+    caps.probed = false;
+    caps.not_probed = why;
+    caps.kernel_release = kernel_release();
+    return caps;
+}
+
 IoUringCaps probe_io_uring(unsigned entries) {
     IoUringCaps caps;
+    caps.kernel_release = kernel_release();
     try {
         Ring ring(entries, 0);
         caps.ring_ok = true;

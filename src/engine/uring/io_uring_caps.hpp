@@ -18,9 +18,13 @@ struct ProbeOutcome {
 enum class MemlockCharge { charged, not_charged, exempt, unknown };
 
 struct IoUringCaps {
-    // Can this process create a ring at all?
+    // Whether a ring was tried at all (false: nothing below was probed;
+    // not_probed says why), and whether this process could create one.
+    bool probed = true;
+    std::string not_probed;
     bool ring_ok = false;
     int ring_err = 0;
+    std::string kernel_release; // known without a ring
     unsigned features = 0;
     std::vector<std::string> feature_names;
     std::vector<ProbeOutcome> setup_flags;
@@ -39,6 +43,9 @@ struct IoUringCaps {
 
 // Probe with rings of `entries` entries (the size PostgreSQL would use).
 IoUringCaps probe_io_uring(unsigned entries);
+// What is known with no ring created, no thread started: the kernel's
+// release; `why` says why nothing was probed.
+IoUringCaps unprobed_caps(const std::string& why);
 
 // Whether this kernel charges this process's ring memory to RLIMIT_MEMLOCK:
 // probed once (a ring created under a soft limit of 0), then remembered.

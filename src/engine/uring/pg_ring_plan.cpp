@@ -6,6 +6,8 @@
 #include "uring/ring.hpp"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstring>
 #include <string>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -34,6 +36,84 @@ constexpr bool kHaveQueueInitMem = false;
 #endif
 
 constexpr int kEstimatedMappings = 2;
+
+// Linux's release "6.18.44-..." as major x 100 + minor; -1 where unreadable.
+int kernel_version(const std::string& release) {
+    int major = 0, minor = 0;
+    if (std::sscanf(release.c_str(), "%d.%d", &major, &minor) != 2 || major < 0 || minor < 0)
+        return -1;
+    return major * 100 + minor;
+}
+constexpr int kNoMmapKernel = 605; // IORING_SETUP_NO_MMAP came with Linux 6.5
+
+// Why caps holds no ring: the probe's errno, or why none was tried.
+std::string no_ring_why(const IoUringCaps& caps) {
+    if (!caps.probed)
+        return "not probed (" + caps.not_probed + ")";
+    const char* name = strerrorname_np(caps.ring_err);
+    return std::string("no ring could be created here: io_uring_setup failed with ") +
+           (name ? name : "errno " + std::to_string(caps.ring_err)) + " (" +
+           std::strerror(caps.ring_err) + ")";
+}
+
+std::string separate_text(const RingPlan& p) {
+    return "separate: " + std::to_string(p.mappings_per_ring) + " kernel mappings per ring, " +
+           std::to_string(p.rings * p.mappings_per_ring) + " in the postmaster and every backend";
+}
+
+// The layout a ring made here shows.
+void probed_layout(RingPlan& p, const Pg18Settings& s, const IoUringCaps& caps) {
+    bool no_mmap_ok = false;
+    for (const auto& f : caps.setup_flags)
+        no_mmap_ok = no_mmap_ok || (f.name == "NO_MMAP" && f.ok);
+    p.one_region = s.built_with_queue_init_mem && no_mmap_ok && caps.region_ring_bytes > 0;
+    p.layout_value = p.one_region ? "one region" : "separate";
+    if (p.one_region) {
+        p.bytes_per_ring = caps.region_ring_bytes;
+        p.layout = "one shared-memory region for all rings (io_uring_queue_init_mem, NO_MMAP)";
+        return;
+    }
+    p.bytes_per_ring = caps.mmap_ring_bytes;
+    p.mappings_per_ring = caps.mmap_ring_mappings;
+    p.layout = separate_text(p);
+    if (!s.built_with_queue_init_mem)
+        p.layout += " (server built without io_uring_queue_init_mem)";
+    else if (!no_mmap_ok)
+        p.layout += " (kernel refuses IORING_SETUP_NO_MMAP)";
+}
+
+// No ring here: what the server's build would use on this kernel, sizes
+// estimated, and why no ring tells more.
+void expected_layout(RingPlan& p, const Pg18Settings& s, const IoUringCaps& caps) {
+    p.bytes_per_ring = estimated_ring_bytes(static_cast<unsigned>(s.io_max_concurrency));
+    const int kernel = kernel_version(caps.kernel_release);
+    const std::string release = "kernel " + caps.kernel_release;
+    std::string why;
+    if (!s.built_with_queue_init_mem) {
+        p.layout_value = "separate (expected)";
+        why = "the server's liburing has no io_uring_queue_init_mem";
+    } else if (kernel < 0) {
+        p.layout_value = "unknown";
+        why = "one region (io_uring_queue_init_mem) where the kernel accepts "
+              "IORING_SETUP_NO_MMAP (6.5 or later), and the release of this one is unreadable ('" +
+              caps.kernel_release + "')";
+    } else if (kernel < kNoMmapKernel) {
+        p.layout_value = "separate (expected)";
+        why = release + " predates IORING_SETUP_NO_MMAP (6.5)";
+    } else {
+        p.layout_value = "one region (expected)";
+        p.one_region = true;
+        why = "the server's liburing has io_uring_queue_init_mem and " + release +
+              " IORING_SETUP_NO_MMAP (6.5 or later)";
+    }
+    if (p.one_region) {
+        p.layout = "one shared-memory region for all rings (io_uring_queue_init_mem, NO_MMAP)";
+    } else {
+        p.mappings_per_ring = kEstimatedMappings;
+        p.layout = separate_text(p);
+    }
+    p.layout += ", expected: " + why + "; sizes estimated: " + no_ring_why(caps);
+}
 
 } // namespace
 
@@ -123,41 +203,19 @@ RingPlan plan_pg18_rings(const Pg18Settings& s, const IoUringCaps& caps, const P
                       " + max_worker_processes " + std::to_string(s.max_worker_processes) +
                       " + max_wal_senders " + std::to_string(s.max_wal_senders) +
                       " + 2 special workers + 6 auxiliary processes";
-    const bool no_mmap_ok = [&] {
-        for (const auto& f : caps.setup_flags)
-            if (f.name == "NO_MMAP")
-                return f.ok;
-        return false;
-    }();
-    p.one_region = s.built_with_queue_init_mem && no_mmap_ok && caps.region_ring_bytes > 0;
-    if (p.one_region) {
-        p.bytes_per_ring = caps.region_ring_bytes;
-        p.layout = "one shared-memory region for all rings (io_uring_queue_init_mem, NO_MMAP)";
-    } else {
-        p.bytes_per_ring = caps.mmap_ring_bytes;
-        p.mappings_per_ring = caps.mmap_ring_mappings;
-        if (!caps.ring_ok) {
-            p.bytes_per_ring = estimated_ring_bytes(static_cast<unsigned>(s.io_max_concurrency));
-            p.mappings_per_ring = kEstimatedMappings;
-        }
-        p.layout = "separate: " + std::to_string(p.mappings_per_ring) +
-                   " kernel mappings per ring, " + std::to_string(p.rings * p.mappings_per_ring) +
-                   " in the postmaster and every backend";
-        if (!caps.ring_ok)
-            p.layout += " (estimated: no ring could be created here)";
-        else if (!s.built_with_queue_init_mem)
-            p.layout += " (server built without io_uring_queue_init_mem)";
-        else if (!no_mmap_ok)
-            p.layout += " (kernel refuses IORING_SETUP_NO_MMAP)";
-    }
+    if (caps.ring_ok)
+        probed_layout(p, s, caps);
+    else
+        expected_layout(p, s, caps);
     p.ring_bytes = p.bytes_per_ring * static_cast<size_t>(p.rings);
     p.locked_bytes = caps.memlock == MemlockCharge::charged ? p.ring_bytes : 0;
     p.fds_needed = p.rings;
     p.fds_recommended = p.rings + s.max_files_per_process;
 
     if (!caps.ring_ok) {
-        p.verdict = "fails";
-        p.verdict_detail = "this process cannot create an io_uring ring at all";
+        p.verdict = caps.probed ? "fails" : "not probed";
+        p.verdict_detail = caps.probed ? "this process cannot create an io_uring ring at all"
+                                       : "whether a ring can be created here: " + no_ring_why(caps);
         return p;
     }
     const unsigned long long fds_at_start = static_cast<unsigned long long>(p.rings) + lim.open_fds;

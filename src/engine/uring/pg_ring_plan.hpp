@@ -35,6 +35,10 @@ struct RingPlan {
     int rings = 0;
     std::string rings_formula;
     bool one_region = false; // all rings in one shared-memory region (NO_MMAP)
+    // "one region" or "separate" as probed; where no ring could be made
+    // here, what the server's build would use: "one region (expected)",
+    // "separate (expected)" or "unknown"; `layout` says why.
+    std::string layout_value;
     std::string layout;
     size_t bytes_per_ring = 0;
     size_t ring_bytes = 0;     // all rings together
@@ -65,6 +69,10 @@ const ParamTable<Pg18Settings>& pg18_settings_params();
 void validate(const Pg18Settings& s);
 
 ProcessLimits current_limits();
+// Where caps has no ring (none could be created, or none was tried), the
+// layout is the build's (built_with_queue_init_mem) on the kernel's
+// release (IORING_SETUP_NO_MMAP came with 6.5), sizes are estimated, and
+// the verdict says what kept the ring from being made.
 RingPlan plan_pg18_rings(const Pg18Settings& s, const IoUringCaps& caps, const ProcessLimits& lim);
 
 // How many reads one of PostgreSQL 18's read streams (a sequential scan)

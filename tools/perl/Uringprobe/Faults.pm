@@ -246,6 +246,27 @@ my @faults = (
 		tests => 'root-lanes (tools/check-test-lanes)',
 		count => [ [ qr/root-lanes/, qr{tools/check-test-lanes}, qr/./ ] ],
 	},
+	{
+		fault => 'a cap or a check that one path skipped',
+		injected => 'uringprobe.max_memory_mb = 1 against completions\' and events\' buffers and rings and extend\'s pages a byte over; a 16 GiB file read in 4 KiB pieces; advise under max_forks and max_memory_mb; EXECUTE on uringprobe_extend() granted to a role without pg_write_server_files; uringprobe_environment() as pg_monitor',
+		holds => 'every call held to every cap, counted to the byte, the refusal naming the setting; no list of pieces held; advise\'s evidence names the cap that limited or stopped a run; extend refused (42501); a monitoring role\'s reading makes no ring, its rows saying not probed and why',
+		tests => 't/001 (bad_input_*, permissions), t/016, engine',
+		count => [
+			[ $tap, qr{t/016_advise\.pl}, qr/uringprobe\.max_(?:forks|memory_mb)/ ],
+			[ qr/engine/, qr{test/engine},
+				qr/WithinMaxMemory|CountedExactlyAgainstMaxMemory|MemoryIsCheckedToTheByte|HoldsNoListOfItsPieces|ReadsWithinTheCapsAndSaySo|WithoutTheProbeMakesNoRing/ ] ],
+	},
+	{
+		fault => 'no ring to probe; inputs taken that say nothing',
+		injected => 'io_uring refused by a seccomp filter on each PostgreSQL 18 flavour; advice rules fed 2 rounds; flags \'sqpoll,sqpoll\' and \',\'; dir with op nop; --depth 0x10, --budget 0x10; an infinite budget',
+		holds => 'the ring layout the build would use, said as expected, with why no ring could be made, the kernel\'s setup flags unknown, not refused; confidence low under 3 rounds; each refused naming the parameter (uringprobe: prefix); one number rule for every CLI option',
+		tests => 't/021, t/004, t/001 (bad_input_completions, bad_input_advise), engine',
+		count => [
+			[ $tap, qr{t/021_io_uring_refused\.pl}, qr/layout is the build's|why no ring could be made|setup flags are unknown/ ],
+			[ $tap, qr{t/004_cli\.pl}, qr/0x10|1e1|'inf'|named twice|empty item|dir applies/ ],
+			[ qr/engine/, qr{test/engine},
+				qr/^(?:AdviseRules\.(?:IoMethodFromFewerThanThreeRoundsIsLow|NoRingTheLayoutIsTheBuildsAndTheFlagsUnknown)|Completions\.(?:SetupFlagsRefuseRepeatsAndEmptyItems|DirOnlyWithRead))$/ ] ],
+	},
 );
 
 sub faults { return @faults; }

@@ -62,6 +62,17 @@ sub check_io_uring_refused
 	my $env = environment($node);
 	like($env->{'io_uring.ring_setup'}[0], qr/^failed: EPERM/, "$name: the backend's environment report agrees");
 	like($env->{'io_uring.ring_setup'}[1], $p{cause}, "$name: ... naming the cause");
+	if ($server->{major} >= 18)
+	{
+		# No ring to look at: the layout is the one the build would use
+		# (the combined flavour's liburing has io_uring_queue_init_mem), said
+		# as expected, with why no ring could be made.
+		my %built = ('pg18-combined' => 'one region (expected)', 'pg18-separate' => 'separate (expected)');
+		is($env->{'pg18.io_uring.layout'}[0], $built{ $server->{name} }, "$name: the ring layout is the build's, expected")
+		  if $built{ $server->{name} };
+		like($env->{'pg18.io_uring.layout'}[1], qr/no ring could be created here: io_uring_setup failed with EPERM/,
+			"$name: ... saying why no ring could be made");
+	}
 
 	for my $call (@need_io_uring)
 	{
@@ -92,6 +103,8 @@ sub check_io_uring_refused
 		"$name: because io_uring is refused, naming the cause");
 	like($advice{'ring layout'}{evidence}, qr/^fork cost not measured: this process cannot create a ring/,
 		"$name: the fork cost is not measured, and says why");
+	like($advice{io_method}{evidence}, qr/NO_MMAP and DEFER_TASKRUN unknown \(no ring could be created: EPERM\)/,
+		"$name: the kernel's setup flags are unknown without a ring, not refused");
 	$node->stop;
 	return;
 }
