@@ -87,7 +87,7 @@ my $took = repeat_rounds('completions', \@keys, $rounds, sub {
 			"SELECT * FROM uringprobe_completions('$op', $depth, '$pattern', '$pattern', '$f', $n)")
 		  : cli_row($cli, 'completions', '--op', $op, '--depth', $depth, '--resubmit', $pattern,
 			'--reaping', $pattern, ($f ? ('--flags', $f) : ()), '--completions', $n,
-			($fs ? ('--dir', $fs->{dir}) : ()));
+			($fs && $op eq 'read' ? ('--dir', $fs->{dir}) : ()));
 		run_row($runs, $where, $round, map { $r->{$_} } @cols);
 		next unless $r->{status} eq 'ok';
 		$m{$where} = $r->{ns_per_completion};
