@@ -44,13 +44,13 @@ sub postmaster_killed
 	my $pid = $bg->query_safe('SELECT pg_backend_pid()');
 	start_long_run($node, $bg, $pid, $sql);
 	my @kids = children_of($pid);
-	$node->kill9;
-	ok(within(30, sub { !-e "/proc/$pid" && !grep { -e "/proc/$_" } @kids }),
+	my $postmaster = kill_postmaster($node);
+	ok(within(30, sub { exited($pid) && !grep { -e "/proc/$_" } @kids }),
 		"$name: postmaster killed, the backend and its " . scalar(@kids) . ' children exit');
 	is_deeply([ scratch_files_of($pid) ], [], "$name: ... no scratch file of it left");
 	eval { $bg->quit };
 	kill 'KILL', grep { -e "/proc/$_" } $pid, @kids;    # a test that failed leaves none
-	ok(within(30, sub { $node->start(fail_ok => 1) }), "$name: ... the server starts again");
+	ok(start_after_kill($node, $postmaster), "$name: ... the server starts again");
 	return;
 }
 
@@ -163,7 +163,7 @@ for my $server (servers())
 	{
 		my ($psql, $pid) = start_checked_client($node, $long_events);
 		$psql->kill_kill;
-		ok(within(30, sub { !-e "/proc/$pid" }), "$cell: its client killed, the backend exits");
+		ok(within(30, sub { exited($pid) }), "$cell: its client killed, the backend exits");
 		kill 'KILL', $pid if -e "/proc/$pid";
 	}
 

@@ -31,7 +31,7 @@ for my $run (long_runs($scratch))
 	my $offset = -s $node->logfile;
 	kill 'KILL', $pid;
 	eval { $bg->quit };
-	ok(within(10, sub { !grep { -e "/proc/$_" && !zombie($_) } $pid, @kids }),
+	ok(within(10, sub { exited($pid, @kids) }),
 		"$name: killed, the backend and its " . scalar(@kids) . ' children are gone');
 	ok(poll_until($node, 'SELECT true'), "$name: the server restarts after the crash");
 	like(slurp_file($node->logfile, $offset), qr/all server processes terminated; reinitializing/,
@@ -48,14 +48,5 @@ for my $run (long_runs($scratch))
 	$node->restart;
 }
 $node->stop;
-
-# A process gone but not yet reaped by its parent (it is gone from the
-# parent's point of view once the parent exits too).
-sub zombie
-{
-	my ($pid) = @_;
-	my $stat = eval { slurp_file("/proc/$pid/stat") } // return 1;
-	return $stat =~ /^\d+ \(.*\) Z /s;
-}
 
 done_testing();

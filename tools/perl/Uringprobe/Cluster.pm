@@ -21,7 +21,7 @@ $SIG{INT} = $SIG{TERM} = sub { die "interrupted by SIG$_[0]\n" };
 our @EXPORT =
   qw(servers io_methods start_cluster postmaster_pid io_uring_fds io_uring_mappings environment
   scratch_filesystems storage_kinds scratch_files query_row default_scratch_dir backend_state_sql hard_limit
-  set_soft_limits long_runs start_long_run children_of cancel_leaves_backend_as_was tiny_bench_run
+  set_soft_limits long_runs start_long_run children_of exited kill_postmaster start_after_kill cancel_leaves_backend_as_was tiny_bench_run
   poll_until wait_for_clients_gone refuse_io_uring_command within stop_matrix
   start_checked_client);
 
@@ -497,6 +497,41 @@ sub within
 		Time::HiRes::usleep(20_000);
 	}
 	return 0;
+}
+
+# True when every one of @pids has exited: gone, or a zombie (its memory,
+# files, mappings and threads released; only its parent's reaping is
+# left). A backend whose postmaster was killed, or a child of a backend
+# killed with -9, is init's to reap, and some inits reap only about once
+# a second. A backend that exits on its own reaps its children: a child
+# of it must be gone, not a zombie.
+sub exited
+{
+	my (@pids) = @_;
+	for my $pid (@pids)
+	{
+		my $stat = eval { slurp_file("/proc/$pid/stat") } // next;
+		return 0 unless $stat =~ /^\d+ \(.*\) [ZX] /s;
+	}
+	return 1;
+}
+
+# The postmaster of $node killed (-9): its pid, for start_after_kill.
+sub kill_postmaster
+{
+	my ($node) = @_;
+	my $pid = postmaster_pid($node);
+	$node->kill9;
+	return $pid;
+}
+
+# $node started again once its killed postmaster $pid is gone (reaped:
+# a zombie's pid still holds postmaster.pid's claim): true if it started.
+sub start_after_kill
+{
+	my ($node, $pid) = @_;
+	within(30, sub { !-e "/proc/$pid" }) or return 0;
+	return $node->start(fail_ok => 1);
 }
 
 # The child processes of every thread of $pid.
