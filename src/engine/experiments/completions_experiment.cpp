@@ -218,10 +218,13 @@ void run_ring(const CompletionsParams& p, int target_fd, ChildProcess* sender, C
         io_uring_sqe* sqe = io_uring_get_sqe(ring_p);
         while (!sqe) { // SQPOLL: its thread has not taken the earlier SQEs yet
             const int n = ring->wait_for_sq_room();
-            if (n == -EINTR && stop.poll_now())
-                return; // interrupted, perhaps by the stop itself
             if (n != -EINTR)
                 check_neg_errno(n, "io_uring_enter(IORING_ENTER_SQ_WAIT)");
+            // Woken by room, or by a signal: the kernel ends the wait for
+            // one and returns 0 (-EINTR on some), so the stop is asked
+            // after every wait.
+            if (stop.poll_now())
+                return;
             sqe = io_uring_get_sqe(ring_p);
         }
         const int slot = free_slots.back();
