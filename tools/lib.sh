@@ -305,9 +305,11 @@ stage_suite() {
 	# the TAP modules and runner, make bench's driver for t/008, the server patches
 	cp -a "$UP_ROOT/tools" "$UP_ROOT/patches" "$stage/suite/"
 	cp "$stage/servers.list" "$stage/suite/servers.list"
-	# where the benchmarks write, made before the suite is given: root
-	# makes nothing in a directory the cluster user can write
-	mkdir -p "$stage/suite/results"
+	# where the benchmarks and the TAP modules write (results, their logs:
+	# log/, or tmp_check/log/ before PostgreSQL 16), made before the suite
+	# is given: root makes nothing in a directory the cluster user can
+	# write
+	mkdir -p "$stage/suite/results" "$stage/suite/log" "$stage/suite/tmp_check/log"
 	give_to_cluster_user "$stage/suite"
 }
 
