@@ -272,6 +272,21 @@ read_servers() {
 	[ ${#NAMES[@]} -gt 0 ] || die "no servers were set up"
 }
 
+# Remove directory $1 and everything in it, following no link and into
+# no mount (rm -rf --one-file-system). A user still writing into a
+# directory of its own in there can make a pass fail (not empty): a few
+# passes, then non-zero, naming what is left.
+remove_tree() {
+	local i
+	for i in 1 2 3 4 5; do
+		rm -rf --one-file-system "$1" 2>/dev/null && return 0
+		sleep 0.2
+	done
+	rm -rf --one-file-system "$1" && return 0
+	log "could not remove $1: something there is still being written"
+	return 1
+}
+
 # This run's stage directory, in $stage: on the way out its scratch
 # filesystems are unmounted and it is removed, unless keep_stage=1 (set
 # when something failed: the stage then holds the logs).
@@ -285,7 +300,7 @@ end_stage() {
 		log "could not unmount the scratch filesystems in $stage/fs: $stage kept"
 		keep_stage=1
 	fi
-	[ "$keep_stage" -eq 1 ] || rm -rf --one-file-system "$stage"
+	[ "$keep_stage" -eq 1 ] || remove_tree "$stage" || true
 }
 
 # A directory the cluster user owns, holding a copy of what the tests or
