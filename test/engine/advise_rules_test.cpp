@@ -114,7 +114,6 @@ TEST(AdviseRules, ALayoutAddsBeyondAQuarterOfABareFork) {
     EXPECT_FALSE(judge_layout(layout(0.26, 0.20, 0.30)).decisive);
     EXPECT_TRUE(judge_layout(layout(0.30, 0.26, 0.40)).decisive);
     EXPECT_TRUE(judge_layout(layout(0.10, 0.05, 0.24)).decisive);
-    EXPECT_DOUBLE_EQ(kForkCostShare, 0.25);
 }
 
 TEST(AdviseRules, AnExtensionRatioIsJudgedAgainstTheMargin) {

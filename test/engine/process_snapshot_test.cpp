@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cerrno>
+#include <ctime>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -15,7 +16,26 @@ TEST(ProcessSnapshot, ThisProcess) {
     EXPECT_GT(s.mappings, 10);
     EXPECT_GE(s.open_fds, 3);
     EXPECT_GT(s.vm_rss_kb, 0);
-    EXPECT_GE(s.user_ms + s.sys_ms, 0);
+}
+
+// The CPU time read from /proc is the process's own: after the process has
+// used 200 ms of CPU by its own clock, the snapshot counts at least the
+// part of it the kernel's ticks (10 ms) can show.
+TEST(ProcessSnapshot, CountsTheCpuTheProcessUsed) {
+    const auto cpu_ms = [] {
+        timespec ts{};
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+        return static_cast<double>(ts.tv_sec) * 1000 + static_cast<double>(ts.tv_nsec) / 1e6;
+    };
+    const ProcessSnapshot before = snapshot_process(getpid());
+    const double start = cpu_ms();
+    volatile unsigned long spin = 0;
+    while (cpu_ms() - start < 200)
+        spin = spin + 1;
+    const ProcessSnapshot after = snapshot_process(getpid());
+    EXPECT_GE(after.user_ms + after.sys_ms - before.user_ms - before.sys_ms, 150)
+        << "200 ms of this process's CPU, counted as " << (after.user_ms + after.sys_ms) << " - "
+        << (before.user_ms + before.sys_ms);
 }
 
 // Another user's process (init, as a non-root user): its mappings and fds

@@ -19,7 +19,7 @@ use Time::HiRes ();
 $SIG{INT} = $SIG{TERM} = sub { die "interrupted by SIG$_[0]\n" };
 
 our @EXPORT =
-  qw(servers io_methods start_cluster postmaster_pid io_uring_fds io_uring_mappings environment
+  qw(servers io_methods start_cluster postmaster_pid io_uring_fds waits_on_events io_uring_mappings environment
   scratch_filesystems storage_kinds scratch_files query_row default_scratch_dir backend_state_sql hard_limit
   set_soft_limits long_runs start_long_run children_of exited kill_postmaster start_after_kill cancel_leaves_backend_as_was tiny_bench_run
   poll_until wait_for_clients_gone refuse_io_uring_command within stop_matrix
@@ -248,7 +248,7 @@ sub start_cluster
 {
 	my (%p) = @_;
 	# make bench PERF=1: setting a cluster up is no cell's work
-	Uringprobe::Bench::Progress::note_cell_time('(setup)') if defined &Uringprobe::Bench::Progress::note_cell_time;
+	Uringprobe::BenchScript::Progress::note_cell_time('(setup)') if defined &Uringprobe::BenchScript::Progress::note_cell_time;
 	my $server = $p{server};
 	my $io_method = $p{io_method} // 'sync';
 	my $name = $p{name} // "$server->{name}_$io_method";
@@ -335,20 +335,32 @@ sub postmaster_pid
 	return $pid;
 }
 
-# How many io_uring instances process $pid holds open.
-sub io_uring_fds
+# How many of process $pid's open files are instances of kind $kind
+# (io_uring, eventpoll): 'anon_inode:[kind]' in /proc/pid/fd.
+sub anon_inode_fds
 {
-	my ($pid) = @_;
+	my ($pid, $kind) = @_;
 	opendir my $dh, "/proc/$pid/fd" or die "cannot list /proc/$pid/fd: $!\n";
 	my $n = 0;
 	for my $fd (readdir $dh)
 	{
 		next if $fd =~ /^\./;
 		my $target = readlink "/proc/$pid/fd/$fd";
-		$n++ if defined $target && $target eq 'anon_inode:[io_uring]';
+		$n++ if defined $target && $target eq "anon_inode:[$kind]";
 	}
 	closedir $dh;
 	return $n;
+}
+
+# How many io_uring instances process $pid holds open.
+sub io_uring_fds { return anon_inode_fds($_[0], 'io_uring'); }
+
+# True once process $pid holds an io_uring or epoll instance: a run that
+# waits for events has begun.
+sub waits_on_events
+{
+	my ($pid) = @_;
+	return anon_inode_fds($pid, 'io_uring') + anon_inode_fds($pid, 'eventpoll') > 0;
 }
 
 # How many io_uring ring mappings process $pid has in its address space.
