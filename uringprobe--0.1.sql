@@ -294,14 +294,12 @@ LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
 -- asks (a cross-process ping-pong). enters: waiting (and arming) system
 -- calls made; armed_ready: io_uring polls that completed as they were armed
 -- (0: every poll waited). p50_us..max_us: per round (latency_histogram:
--- every round, as low_ns:count buckets). backend: the old name of loop,
--- refused with a hint.
+-- every round, as low_ns:count buckets).
 CREATE FUNCTION uringprobe_events(
     loop text DEFAULT 'epoll',
     pipes integer DEFAULT 1,
     events bigint DEFAULT 100000,
     peer text DEFAULT 'self',
-    backend text DEFAULT NULL,
     OUT experiment text,
     OUT variant text,
     OUT status text,
@@ -372,8 +370,8 @@ REVOKE ALL ON FUNCTION uringprobe_reads(text, text, integer, integer, integer, i
     text, integer, integer, bigint, regclass, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION uringprobe_reads(text, text, integer, integer, integer, integer, boolean,
     text, integer, integer, bigint, regclass, text) TO pg_execute_server_program;
-REVOKE ALL ON FUNCTION uringprobe_events(text, integer, bigint, text, text) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION uringprobe_events(text, integer, bigint, text, text) TO pg_execute_server_program;
+REVOKE ALL ON FUNCTION uringprobe_events(text, integer, bigint, text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION uringprobe_events(text, integer, bigint, text) TO pg_execute_server_program;
 -- Rings, forks and (with pg_write_server_files) scratch files in the
 -- tablespaces: for those trusted to run programs as the server's user.
 REVOKE ALL ON FUNCTION uringprobe_advise(interval, integer) FROM PUBLIC;

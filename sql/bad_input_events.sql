@@ -4,7 +4,6 @@ CREATE EXTENSION IF NOT EXISTS uringprobe;
 SELECT call, regress_error_of(call) AS error
 FROM (VALUES
     ('uringprobe_events(loop => NULL)'),
-    ('uringprobe_events(backend => NULL)'),
     ('uringprobe_events(backend => ''epoll'')'),
     ('uringprobe_events(pipes => NULL)'),
     ('uringprobe_events(events => NULL)'),
@@ -29,6 +28,4 @@ SET uringprobe.max_memory_mb = 1;
 SELECT regress_error_of('uringprobe_events(''epoll'', pipes => 1000, events => 1000)') AS error;
 SELECT regress_error_of('uringprobe_events(''uring_multishot'', pipes => 1000, events => 1000)') AS error;
 RESET uringprobe.max_memory_mb;
--- The parameter's old name is refused, the hint naming the new one.
-SELECT count(*) FROM uringprobe_events(backend => 'uring_multishot', events => 10);
 SELECT 1 AS still_usable;

@@ -89,12 +89,6 @@ std::string absolute_dir(const std::string& dir) {
 }
 
 ParamValue option_value(const Param& param, const std::string& opt, Args& args) {
-    if (!param.renamed_to.empty()) {
-        Param now = param;
-        now.name = param.renamed_to;
-        now.cli.clear();
-        usage_error(opt + " was renamed " + now.option());
-    }
     ParamValue v;
     switch (param.type) {
     case ParamType::boolean:

@@ -13,8 +13,6 @@ void copy_shape(const std::vector<Param>& params, SqlArgShape* out) {
     out->nargs = n;
     out->types = static_cast<ParamType*>(palloc_guarded(sizeof(ParamType) * n));
     out->nullable = static_cast<bool*>(palloc_guarded(sizeof(bool) * n));
-    out->renamed_to = static_cast<char**>(palloc_guarded(sizeof(char*) * n));
-    out->renamed_text = static_cast<char**>(palloc_guarded(sizeof(char*) * n));
     out->names = static_cast<char**>(palloc_guarded(sizeof(char*) * n));
     std::string nullable_names;
     int nullable_count = 0;
@@ -22,10 +20,7 @@ void copy_shape(const std::vector<Param>& params, SqlArgShape* out) {
         out->types[i] = params[i].type;
         out->names[i] = pstrdup_guarded(params[i].name);
         out->nullable[i] = params[i].default_sql == "NULL";
-        const bool renamed = !params[i].renamed_to.empty();
-        out->renamed_to[i] = renamed ? pstrdup_guarded(params[i].renamed_to) : nullptr;
-        out->renamed_text[i] = renamed ? pstrdup_guarded(params[i].renamed_text()) : nullptr;
-        if (out->nullable[i] && !out->renamed_to[i]) {
+        if (out->nullable[i]) {
             nullable_names = params[i].name;
             ++nullable_count;
         }
@@ -64,10 +59,6 @@ SqlArg* read_sql_args(FunctionCallInfo fcinfo, const SqlArgShape& shape, const c
         if (PG_ARGISNULL(i) && !shape.nullable[i])
             ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
                             errmsg("%s: %s", function, shape.null_message)));
-        if (!PG_ARGISNULL(i) && shape.renamed_to[i])
-            ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-                            errmsg("%s: %s", function, shape.renamed_text[i]),
-                            errhint("Call %s(%s => ...).", function, shape.renamed_to[i])));
     }
     SqlArg* args = static_cast<SqlArg*>(palloc0(sizeof(SqlArg) * (shape.nargs ? shape.nargs : 1)));
     for (int i = 0; i < shape.nargs; ++i) {

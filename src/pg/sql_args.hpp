@@ -27,9 +27,7 @@ struct SqlArgShape {
     int nargs = 0;
     ParamType* types = nullptr;
     bool* nullable = nullptr;
-    char* null_message = nullptr;  // "only dir may be NULL" or "arguments must not be NULL"
-    char** renamed_to = nullptr;   // per argument: its name now, for an old name; else null
-    char** renamed_text = nullptr; // "backend was renamed loop", for an old name
+    char* null_message = nullptr; // "only dir may be NULL" or "arguments must not be NULL"
     char** names = nullptr;
 };
 
@@ -37,9 +35,8 @@ struct SqlArgShape {
 void copy_shape(const std::vector<Param>& params, SqlArgShape* out);
 
 // Outside run_guarded(): every argument, by `shape`; a NULL where the
-// table allows none is ERROR 22004 naming the function, an old name given
-// ERROR 22023 with the name now as the hint, an infinite interval ERROR
-// 22023.
+// table allows none is ERROR 22004 naming the function, an infinite
+// interval ERROR 22023.
 SqlArg* read_sql_args(FunctionCallInfo fcinfo, const SqlArgShape& shape, const char* function);
 
 // Inside run_guarded(): the arguments set into `p` through `table`.

@@ -104,23 +104,6 @@ TEST(ParamTable, OptionsAndUsage) {
         EXPECT_LE(end - start, 79u) << usage.substr(start, end - start);
 }
 
-// An old name stays in the table to be refused: declared NULL, never
-// offered in the usage, taking nothing when given NULL.
-TEST(ParamTable, ARenamedParameterIsRefusedNotOffered) {
-    const auto& table = events_params();
-    const auto& old = table.back();
-    EXPECT_EQ(old.param.name, "backend");
-    EXPECT_EQ(old.param.renamed_to, "loop");
-    EXPECT_EQ(old.param.default_sql, "NULL");
-    EXPECT_EQ(old.param.renamed_text(), "backend was renamed loop");
-    const std::string usage = usage_lines(params_of(table));
-    EXPECT_EQ(usage.find("--backend"), std::string::npos) << usage;
-    EXPECT_NE(usage.find("--loop epoll|poll"), std::string::npos) << usage;
-    EventsParams p;
-    set_param(table, p, "backend", ParamValue{true, 0, false, ""});
-    EXPECT_EQ(p.loop, "epoll");
-}
-
 // The server's settings, advise and environment as tables too: what SQL
 // takes and what only the command line does, an interval as seconds, a
 // repeatable option, PostgreSQL 18's own ranges.

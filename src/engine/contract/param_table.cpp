@@ -43,10 +43,6 @@ ParamValue Param::default_value() const {
     return v;
 }
 
-std::string Param::renamed_text() const {
-    return name + " was renamed " + renamed_to;
-}
-
 std::string Param::range_text(long long max_now) const {
     return std::string(power_of_two ? "a power of two " : "") + "between " + std::to_string(min) +
            " and " + std::to_string(max_now) + (cap.empty() ? "" : " (" + cap + ")");
@@ -110,8 +106,8 @@ std::string usage_line(const std::string& option, const std::string& help) {
 std::string usage_lines(const std::vector<Param>& params) {
     std::string out;
     for (const Param& p : params) {
-        if (!p.renamed_to.empty() || p.type == ParamType::relation)
-            continue; // refused, not offered
+        if (p.type == ParamType::relation)
+            continue; // not an option of the CLI
         std::string option = p.option();
         if (p.type == ParamType::boolean) {
             out += usage_line(option, p.cli_help.empty() ? p.help : p.cli_help);
@@ -200,14 +196,6 @@ Param relation_param(const char* name, const char* help) {
 Param seconds_param(const char* name, double def, const char* help) {
     Param p = param(name, ParamType::seconds, "'" + fixed(def, 0) + " seconds'", help);
     p.checked = false;
-    return p;
-}
-
-Param renamed_param(const char* old_name, ParamType type, const char* new_name) {
-    Param p = param(old_name, type, "NULL",
-                    std::string("the old name of ") + new_name + ": refused, naming it");
-    p.checked = false;
-    p.renamed_to = new_name;
     return p;
 }
 

@@ -48,7 +48,6 @@ struct Param {
                                 // option sets the opposite of the default
     std::string cli_help;       // its help, where it differs
     std::string help;
-    std::string renamed_to;  // an old name kept to refuse: the parameter's name now
     std::string metavar;     // text, the CLI: the value's name in the usage ("": NAME)
     bool repeatable = false; // text, the CLI: each use of the option adds a value
     bool in_sql = true;      // false: an option of the CLI only (the SQL function reads
@@ -84,8 +83,6 @@ struct Param {
     ParamValue default_value() const;
     // "between 1 and 4096 (uringprobe.max_rings)", with `max_now` as max.
     std::string range_text(long long max_now) const;
-    // For an old name: "backend was renamed loop".
-    std::string renamed_text() const;
 };
 
 // A server's or the CLI's caps: setting name -> value; a setting not
@@ -198,15 +195,6 @@ ParamRow<P> dir_list_row(const char* name, const char* help) {
                     (p.*Field).push_back(Make(v.s));
             },
             nullptr};
-}
-
-// The row of a parameter's old name `old_name`, now `new_name`: declared
-// (SQL: DEFAULT NULL, after the others) so that a call naming it is
-// refused with the new name, never taken.
-Param renamed_param(const char* old_name, ParamType type, const char* new_name);
-template <typename P>
-ParamRow<P> renamed_row(const char* old_name, ParamType type, const char* new_name) {
-    return {renamed_param(old_name, type, new_name), [](P&, const ParamValue&) {}, nullptr};
 }
 
 // The row of a number stored in P's `Field` and checked against the range;

@@ -342,7 +342,6 @@ const ParamTable<EventsParams>& events_params() {
              p.peer = static_cast<EventPeer>(lookup_name(kPeers, "peer", v.s));
          },
          nullptr},
-        renamed_row<P>("backend", ParamType::text, "loop"),
     };
     return table;
 }

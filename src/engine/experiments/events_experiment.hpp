@@ -58,7 +58,7 @@ struct EventsParams {
     EventPeer peer;
 };
 
-// loop, pipes, events, peer; backend, the old name of loop, refused.
+// loop, pipes, events, peer.
 const ParamTable<EventsParams>& events_params();
 
 // The loops this engine has itself; `external` names the one a caller
