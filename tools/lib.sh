@@ -315,8 +315,9 @@ stage_suite() {
 	local stage=$1
 	mkdir -p "$stage/suite"
 	cp -a "$UP_ROOT/t" "$UP_ROOT/sql" "$UP_ROOT/expected" "$UP_ROOT/bench" "$UP_ROOT/test" "$stage/suite/"
-	# the docs and the Makefile, for t/014's check that they agree with the code
-	cp -a "$UP_ROOT/docs" "$UP_ROOT/README.md" "$UP_ROOT/Makefile" "$stage/suite/"
+	# the docs, the Makefile and the sources, for t/014's checks that they
+	# agree with the code and of the code's layers and sizes
+	cp -a "$UP_ROOT/docs" "$UP_ROOT/README.md" "$UP_ROOT/Makefile" "$UP_ROOT/src" "$stage/suite/"
 	# the TAP modules and runner, make bench's driver for t/008, the server patches
 	cp -a "$UP_ROOT/tools" "$UP_ROOT/patches" "$stage/suite/"
 	cp "$stage/servers.list" "$stage/suite/servers.list"

@@ -5,7 +5,7 @@
 
 #include "../engine/contract/caps.hpp"
 #include "../engine/experiments/completions_experiment.hpp"
-#include "../engine/experiments/scratch_file.hpp"
+#include "../engine/io/scratch_file.hpp"
 
 #include <cstring>
 

@@ -5,7 +5,7 @@
 #include "server_settings.hpp"
 
 #include "../engine/experiments/environment.hpp"
-#include "../engine/experiments/scratch_file.hpp"
+#include "../engine/io/scratch_file.hpp"
 
 extern "C" {
 #include "catalog/pg_authid_d.h"

@@ -5,7 +5,7 @@
 
 #include "../engine/contract/caps.hpp"
 #include "../engine/experiments/extend_experiment.hpp"
-#include "../engine/experiments/scratch_file.hpp"
+#include "../engine/io/scratch_file.hpp"
 
 extern "C" {
 #include "catalog/pg_authid_d.h"

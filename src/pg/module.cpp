@@ -3,7 +3,7 @@
 #include "module.hpp"
 
 #include "../engine/contract/caps.hpp"
-#include "../engine/experiments/scratch_file.hpp"
+#include "../engine/io/scratch_file.hpp"
 
 #include <cstdio>
 #include <exception>

@@ -6,7 +6,7 @@
 
 #include "../engine/contract/caps.hpp"
 #include "../engine/experiments/reads_experiment.hpp"
-#include "../engine/experiments/scratch_file.hpp"
+#include "../engine/io/scratch_file.hpp"
 
 #include <cstring>
 

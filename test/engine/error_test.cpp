@@ -1,7 +1,8 @@
 // Hints: the limit a DBA must look at, and only that one.
 #include "contract/error.hpp"
-#include "experiments/scratch_file.hpp"
+#include "io/scratch_file.hpp"
 #include "uring/io_uring_caps.hpp"
+#include "uring/ring.hpp"
 
 #include <cerrno>
 #include <gtest/gtest.h>
@@ -23,10 +24,23 @@ TEST(Error, RingMemoryHintNamesMemlockOnlyWhereCharged) {
 TEST(Error, EnomemHintFollowsThisProcesssCharge) {
     // This process's ring set-up failing with ENOMEM gets the hint for
     // what the probe finds here; any other call's ENOMEM is plain.
-    EXPECT_EQ(SysError(ENOMEM, "io_uring_queue_init").hint(),
+    EXPECT_EQ(SysError(ENOMEM, "io_uring_queue_init", ring_setup_hint).hint(),
               ring_memory_hint(ring_memory_charge()));
     EXPECT_EQ(SysError(ENOMEM, "mmap").hint(), "out of memory");
     EXPECT_NE(ring_memory_charge(), MemlockCharge::unknown);
+}
+
+// A ring that cannot be made says so with the ring's hint, not the
+// generic one (0 entries: EINVAL from every kernel).
+TEST(Error, ARingThatCannotBeMadeHasTheRingsHint) {
+    try {
+        Ring r(0, 0, 0);
+        FAIL() << "a ring of 0 entries was made";
+    } catch (const SysError& e) {
+        EXPECT_EQ(e.err(), EINVAL);
+        EXPECT_NE(e.hint().find("setup flags or size"), std::string::npos) << e.hint();
+        EXPECT_NE(e.hint(), errno_hint(e.err(), e.call()));
+    }
 }
 
 TEST(Error, EnospcHintNamesTheFilesystem) {

@@ -1,7 +1,7 @@
 // The pieces uringprobe_reads() reads and their order, computed per index
 // (read_order.hpp): every piece once per pass, in either order, whatever
 // the count; the files' ends rounded up to whole units.
-#include "experiments/read_order.hpp"
+#include "io/read_order.hpp"
 
 #include <gtest/gtest.h>
 

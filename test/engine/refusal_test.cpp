@@ -93,7 +93,7 @@ TEST(Refusal, ASeccompFilterIsSeenAndNamed) {
             const RefusalFacts f = refusal_facts();
             return std::to_string(caps.ring_ok) + " " + std::to_string(caps.ring_err) + " " +
                    std::to_string(f.seccomp_mode) + " " +
-                   errno_hint(caps.ring_err, "io_uring_setup");
+                   ring_setup_hint(caps.ring_err, "io_uring_setup");
         });
         EXPECT_EQ(out.rfind("0 " + std::to_string(err) + " 2 ", 0), 0u) << out;
         EXPECT_TRUE(says(out, "a seccomp filter")) << out;

@@ -4,6 +4,7 @@
 #include "advise/advise_wording.hpp"
 #include "contract/error.hpp"
 #include "contract/number_text.hpp"
+#include "uring/io_uring_caps.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -35,7 +36,7 @@ AdviceRow io_method_refused(const AdviseContext& c, const std::string& current) 
     return row("io_method", "io_method", current, advice, "high",
                "io_uring_setup fails in this process: " + std::string(name ? name : "errno") +
                    " (" + std::strerror(c.ring_err) +
-                   "): " + errno_hint(c.ring_err, "io_uring_setup") + "; " + kernel_text(c),
+                   "): " + ring_setup_hint(c.ring_err, "io_uring_setup") + "; " + kernel_text(c),
                "io_uring is not available to the server's processes");
 }
 

@@ -1,6 +1,6 @@
 #include "advise/advise_targets.hpp"
 
-#include "experiments/scratch_file.hpp"
+#include "io/scratch_file.hpp"
 
 #include <cerrno>
 #include <cstring>

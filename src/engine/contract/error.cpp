@@ -1,38 +1,26 @@
 #include "contract/error.hpp"
 
-#include "uring/io_uring_caps.hpp"
-
 #include <cerrno>
 #include <cstring>
 
 namespace uringprobe {
 
 std::string errno_hint(int err, const std::string& call) {
-    const bool ring_setup = call.find("io_uring_setup") != std::string::npos ||
-                            call.find("io_uring_queue_init") != std::string::npos;
     // "open /proc/<pid>/maps", "opendir /proc/<pid>/fd": a process view.
     const bool proc_view = call.find(" /proc/") != std::string::npos;
     switch (err) {
     case EPERM:
-        if (ring_setup)
-            return refusal_cause(err, refusal_facts());
         return "the operation is not permitted for this user";
     case EMFILE:
         return "the process ran out of file descriptors: raise RLIMIT_NOFILE (ulimit -n)";
     case ENFILE:
         return "the system ran out of file descriptors: raise fs.file-max";
     case ENOMEM:
-        if (ring_setup)
-            return ring_memory_hint(ring_memory_charge());
         return "out of memory";
     case ENOSYS:
-        if (ring_setup)
-            return refusal_cause(err, refusal_facts());
         return "the kernel does not support this system call";
     case EINVAL:
     case EOPNOTSUPP:
-        if (ring_setup)
-            return "the kernel does not support the requested setup flags";
         return "the kernel does not support this operation or argument";
     case ENOSPC:
         return "the filesystem is full";
@@ -62,12 +50,12 @@ std::string errno_hint(int err, const std::string& call) {
     }
 }
 
-SysError::SysError(int err, const std::string& call)
-    : std::system_error(err, std::generic_category(), call), call_(call) {}
+SysError::SysError(int err, const std::string& call, HintOf hint_of)
+    : std::system_error(err, std::generic_category(), call), call_(call), hint_of_(hint_of) {}
 
 const std::string& SysError::hint() const {
     if (!hinted_) {
-        hint_ = errno_hint(err(), call_);
+        hint_ = hint_of_ ? hint_of_(err(), call_) : "";
         hinted_ = true;
     }
     return hint_;

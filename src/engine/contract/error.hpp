@@ -9,10 +9,15 @@
 
 namespace uringprobe {
 
-// A failed system call or io_uring operation.
+// A hint for errno `err` returned by `call`: the limit or sysctl to look at.
+std::string errno_hint(int err, const std::string& call);
+using HintOf = std::string (*)(int err, const std::string& call);
+
+// A failed system call or io_uring operation. Its hint comes from
+// `hint_of` (a layer that knows more of the call gives its own).
 class SysError : public std::system_error {
 public:
-    SysError(int err, const std::string& call);
+    SysError(int err, const std::string& call, HintOf hint_of = errno_hint);
     int err() const { return code().value(); }
     const std::string& call() const { return call_; }
     // What to do about it (may be empty). Made when first asked: a hint
@@ -22,6 +27,7 @@ public:
 
 private:
     std::string call_;
+    HintOf hint_of_;
     mutable std::string hint_;
     mutable bool hinted_ = false;
 };
@@ -31,9 +37,6 @@ class InvalidArgument : public std::invalid_argument {
 public:
     using std::invalid_argument::invalid_argument;
 };
-
-// A hint for errno `err` returned by `call`: the limit or sysctl to look at.
-std::string errno_hint(int err, const std::string& call);
 
 // Throws SysError(err, call); out of line, so that the checks below stay
 // small enough to inline in measured loops.

@@ -4,7 +4,7 @@
 #include "contract/error.hpp"
 #include "contract/params.hpp"
 #include "contract/stop_poll.hpp"
-#include "experiments/scratch_file.hpp"
+#include "io/scratch_file.hpp"
 #include "os/child_process.hpp"
 #include "os/fd.hpp"
 #include "os/io_threads.hpp"
@@ -173,20 +173,16 @@ void validate(const CompletionsParams& p, const Caps& caps) {
 
 namespace {
 
-// Sets up the ring and keeps p.depth operations on `fd` in flight until
-// p.completions are reaped or `stop` fires; receives come from `sender`.
-// The ring is drained and gone when this returns.
-void run_ring(const CompletionsParams& p, int target_fd, ChildProcess* sender, CompletionsResult& r,
-              StopPoll& stop) {
-    const size_t slot_bytes = p.op == CompletionOp::read ? kReadBytes : kDatagramBytes;
-    auto buffers = std::make_shared<std::vector<char>>(slot_bytes * static_cast<size_t>(p.depth));
-    std::optional<Ring> ring;
+// The ring with p.setup_flags, or none when the kernel refuses those flags
+// (r.outcome says so: a row); io_uring refused altogether (a plain ring
+// fails too: kernel.io_uring_disabled, seccomp) is an error with its hint.
+std::optional<Ring> completion_ring(const CompletionsParams& p, CompletionsResult& r) {
     try {
+        std::optional<Ring> ring;
         ring.emplace(static_cast<unsigned>(p.depth), p.setup_flags, 1000);
+        r.flags_in_effect = setup_flags_string(ring->params().flags);
+        return ring;
     } catch (const SysError& e) {
-        // Refused flags are a row; io_uring refused altogether (a plain
-        // ring fails too: kernel.io_uring_disabled, seccomp) is an error
-        // with its hint.
         const int err = e.err();
         if (p.setup_flags == 0 || (err != EINVAL && err != EPERM && err != EOPNOTSUPP))
             throw;
@@ -195,114 +191,160 @@ void run_ring(const CompletionsParams& p, int target_fd, ChildProcess* sender, C
                                          setup_flags_string(p.setup_flags) + " (" +
                                          std::strerror(err) + ")");
         r.flags_in_effect = "none";
-        return;
+        return std::nullopt;
     }
-    ring->lend(buffers, buffers->size());
-    const io_uring_params& params = ring->params();
-    r.flags_in_effect = setup_flags_string(params.flags);
-    std::optional<IoThreadSampler> sq_thread;
-    if (params.flags & IORING_SETUP_SQPOLL)
-        sq_thread.emplace(IoThreadSampler::kSqPoll);
-    // Receives the kernel could not complete by polling go to io-wq
-    // workers (e.g. several on one socket woken by one datagram).
-    IoThreadSampler workers(IoThreadSampler::kWorkers);
+}
 
-    std::vector<int> free_slots;
-    for (int s = p.depth - 1; s >= 0; --s)
-        free_slots.push_back(s);
-    io_uring* ring_p = ring->get();
+// p.depth operations on `fd` kept in flight on `ring` until p.completions
+// are reaped or the stop comes: each in a slot of the buffers lent to the
+// ring, reaped and replaced as p.reaping and p.resubmit say. Receives come
+// from `sender`.
+class CompletionLoop {
+public:
+    CompletionLoop(const CompletionsParams& p, int fd, ChildProcess* sender, Ring& ring,
+                   CompletionsResult& r, StopPoll& stop)
+        : p_(p), fd_(fd), sender_(sender), ring_(ring), ring_p_(ring.get()), r_(r), stop_(stop),
+          slot_bytes_(p.op == CompletionOp::read ? kReadBytes : kDatagramBytes),
+          buffers_(std::make_shared<std::vector<char>>(slot_bytes_ * static_cast<size_t>(p.depth))),
+          peer_wait_{0, kPeerWaitMs * 1000000LL} {
+        ring_.lend(buffers_, buffers_->size());
+        for (int s = p.depth - 1; s >= 0; --s)
+            free_slots_.push_back(s);
+    }
 
+    // The first operations in, then every completion reaped and replaced
+    // until p.completions or the stop; returns the sum over completions of
+    // the operations in flight when each was reaped.
+    double run() {
+        while (r_.submitted < std::min<long>(p_.depth, p_.completions) && !stop_.stopped())
+            prepare();
+        submit(0);
+        while (r_.completions < p_.completions && !stop_.poll()) {
+            if (io_uring_cq_ready(ring_p_) == 0)
+                submit(1);
+            reap();
+        }
+        return in_flight_sum_;
+    }
+
+private:
     // One more operation into the SQ ring (submitted by the next submit()),
     // unless a stop came while waiting for room in it.
-    auto prepare = [&] {
-        io_uring_sqe* sqe = io_uring_get_sqe(ring_p);
+    void prepare() {
+        io_uring_sqe* sqe = io_uring_get_sqe(ring_p_);
         while (!sqe) { // SQPOLL: its thread has not taken the earlier SQEs yet
-            const int n = ring->wait_for_sq_room();
+            const int n = ring_.wait_for_sq_room();
             if (n != -EINTR)
                 check_neg_errno(n, "io_uring_enter(IORING_ENTER_SQ_WAIT)");
             // Woken by room, or by a signal: the kernel ends the wait for
             // one and returns 0 (-EINTR on some), so the stop is asked
             // after every wait.
-            if (stop.poll_now())
+            if (stop_.poll_now())
                 return;
-            sqe = io_uring_get_sqe(ring_p);
+            sqe = io_uring_get_sqe(ring_p_);
         }
-        const int slot = free_slots.back();
-        free_slots.pop_back();
-        char* buf = buffers->data() + static_cast<size_t>(slot) * slot_bytes;
-        if (p.op == CompletionOp::nop)
+        const int slot = free_slots_.back();
+        free_slots_.pop_back();
+        char* buf = buffers_->data() + static_cast<size_t>(slot) * slot_bytes_;
+        if (p_.op == CompletionOp::nop)
             io_uring_prep_nop(sqe);
-        else if (p.op == CompletionOp::read)
-            io_uring_prep_read(sqe, target_fd, buf, kReadBytes,
-                               r.submitted % (kFileBytes / kReadBytes) * kReadBytes);
+        else if (p_.op == CompletionOp::read)
+            io_uring_prep_read(sqe, fd_, buf, kReadBytes,
+                               r_.submitted % (kFileBytes / kReadBytes) * kReadBytes);
         else
-            io_uring_prep_recv(sqe, target_fd, buf, kDatagramBytes, 0);
+            io_uring_prep_recv(sqe, fd_, buf, kDatagramBytes, 0);
         sqe->user_data = static_cast<__u64>(slot);
-        ++r.submitted;
-        ring->submitted(1);
-    };
+        ++r_.submitted;
+        ring_.submitted(1);
+    }
+
     // Interrupted while waiting: a stop may be what interrupted it; the
     // SQEs published are in the kernel's hands either way. Receives wait
     // for another process, the sender: at most kPeerWaitMs at a time, then
     // the stop is asked and the sender must still be there.
-    const __kernel_timespec peer_wait{0, kPeerWaitMs * 1000000LL};
-    const __kernel_timespec* wait_limit = sender ? &peer_wait : nullptr;
-    auto submit = [&](unsigned wait_nr) {
-        int n = ring->submit_and_wait(wait_nr, wait_limit);
+    void submit(unsigned wait_nr) {
+        const __kernel_timespec* wait_limit = sender_ ? &peer_wait_ : nullptr;
+        int n = ring_.submit_and_wait(wait_nr, wait_limit);
         while (n == -EINTR || n == -ETIME) {
-            if (n == -ETIME && sender->exited())
+            if (n == -ETIME && sender_->exited())
                 throw SysError(EPIPE, "recv: the datagram sender process exited");
-            n = ring->submit_and_wait(stop.poll_now() ? 0 : wait_nr, wait_limit);
+            n = ring_.submit_and_wait(stop_.poll_now() ? 0 : wait_nr, wait_limit);
         }
         check_neg_errno(n, "io_uring_enter");
-    };
+    }
 
-    const UsageMeter usage(RUSAGE_SELF);
-    const UsageMeter submitter(RUSAGE_THREAD);
-    const std::int64_t t0 = now_ns();
-    double in_flight_sum = 0;
-    while (r.submitted < std::min<long>(p.depth, p.completions) && !stop.stopped())
-        prepare();
-    submit(0);
-    while (r.completions < p.completions) {
-        if (stop.poll())
-            break;
-        if (io_uring_cq_ready(ring_p) == 0)
-            submit(1);
-        // Every CQE there now (and any that arrive meanwhile), replaced as
-        // `resubmit` says; no liburing call here enters the kernel.
+    // Every CQE there now (and any that arrive meanwhile, up to p.depth),
+    // replaced as p.resubmit says; no liburing call here enters the kernel
+    // but submit().
+    void reap() {
         unsigned head, taken = 0;
         long to_replace = 0;
         io_uring_cqe* cqe;
-        io_uring_for_each_cqe(ring_p, head, cqe) {
-            in_flight_sum += static_cast<double>(ring->inflight());
+        io_uring_for_each_cqe(ring_p_, head, cqe) {
+            in_flight_sum_ += static_cast<double>(ring_.inflight());
             if (cqe->res < 0)
-                ++r.errors;
-            free_slots.push_back(static_cast<int>(cqe->user_data));
-            ring->completed();
-            ++r.completions;
+                ++r_.errors;
+            free_slots_.push_back(static_cast<int>(cqe->user_data));
+            ring_.completed();
+            ++r_.completions;
             ++taken;
-            if (p.reaping == Reaping::each)
-                io_uring_cqe_seen(ring_p, cqe);
-            if (r.submitted + to_replace >= p.completions)
+            if (p_.reaping == Reaping::each)
+                io_uring_cqe_seen(ring_p_, cqe);
+            if (r_.submitted + to_replace >= p_.completions)
                 continue;
-            if (p.resubmit == Resubmit::each) {
+            if (p_.resubmit == Resubmit::each) {
                 prepare();
                 submit(0);
             } else {
                 ++to_replace;
             }
-            if (taken >= static_cast<unsigned>(p.depth))
+            if (taken >= static_cast<unsigned>(p_.depth))
                 break; // back to the stop poll now and then
         }
-        if (p.reaping == Reaping::batch)
-            io_uring_cq_advance(ring_p, taken);
+        if (p_.reaping == Reaping::batch)
+            io_uring_cq_advance(ring_p_, taken);
         if (to_replace > 0) {
             for (long i = 0; i < to_replace; ++i)
                 prepare();
             submit(0);
         }
     }
+
+    const CompletionsParams& p_;
+    const int fd_;
+    ChildProcess* const sender_;
+    Ring& ring_;
+    io_uring* const ring_p_;
+    CompletionsResult& r_;
+    StopPoll& stop_;
+    const size_t slot_bytes_;
+    const std::shared_ptr<std::vector<char>> buffers_;
+    const __kernel_timespec peer_wait_;
+    std::vector<int> free_slots_;
+    double in_flight_sum_ = 0;
+};
+
+// Sets up the ring and keeps p.depth operations on `fd` in flight until
+// p.completions are reaped or `stop` fires, with the CPU of this process,
+// the submitting thread, the SQPOLL thread and io-wq workers measured
+// around it. The ring is drained and gone when this returns.
+void run_ring(const CompletionsParams& p, int target_fd, ChildProcess* sender, CompletionsResult& r,
+              StopPoll& stop) {
+    std::optional<Ring> ring = completion_ring(p, r);
+    if (!ring)
+        return;
+    std::optional<IoThreadSampler> sq_thread;
+    if (ring->params().flags & IORING_SETUP_SQPOLL)
+        sq_thread.emplace(IoThreadSampler::kSqPoll);
+    // Receives the kernel could not complete by polling go to io-wq
+    // workers (e.g. several on one socket woken by one datagram).
+    IoThreadSampler workers(IoThreadSampler::kWorkers);
+    CompletionLoop loop(p, target_fd, sender, *ring, r, stop);
+
+    const UsageMeter usage(RUSAGE_SELF);
+    const UsageMeter submitter(RUSAGE_THREAD);
+    const std::int64_t t0 = now_ns();
+    const double in_flight_sum = loop.run();
     r.seconds = (now_ns() - t0) / 1e9;
     r.usage = usage.delta();
     r.submitter = submitter.delta();

@@ -81,7 +81,7 @@ void add_io_uring_rows(const AddRow& add, const IoUringCaps& caps, unsigned entr
             "this process created a ring of " + std::to_string(entries) + " entries");
     } else {
         add("io_uring.ring_setup", "failed: " + errno_text(caps.ring_err),
-            errno_hint(caps.ring_err, "io_uring_setup"));
+            ring_setup_hint(caps.ring_err, "io_uring_setup"));
     }
     add("liburing.compiled", liburing_compiled_version(), "headers this module was built with");
     std::string lib_path;

@@ -5,10 +5,10 @@
 #include "contract/error.hpp"
 #include "contract/stop_poll.hpp"
 #include "experiments/extend_session.hpp"
-#include "experiments/file_io.hpp"
-#include "experiments/file_layout.hpp"
-#include "experiments/scratch_file.hpp"
-#include "experiments/session_threads.hpp"
+#include "io/file_io.hpp"
+#include "io/file_layout.hpp"
+#include "io/scratch_file.hpp"
+#include "io/session_threads.hpp"
 #include "os/io_threads.hpp"
 #include "os/system_info.hpp"
 
@@ -168,15 +168,11 @@ void validate(const ExtendParams& p, const Caps& caps) {
                               std::to_string(p.sessions) + " files of at least one block");
 }
 
-ExtendResult run_extend(const ExtendParams& p, const std::vector<std::string>& allowed,
-                        const std::function<bool()>& should_stop) {
-    ExtendResult r;
-    r.params = p;
-    const ScratchDir dir(p.dir, allowed);
-    r.stale_removed = dir.remove_stale_files();
-    r.filesystem = filesystem_type(dir.path());
+namespace {
 
-    // The files and who extends which, all created before the clock starts.
+// The files and who extends which: one shared file, or one per session,
+// total_mb split between them; all created before the clock starts.
+std::vector<std::unique_ptr<Target>> extend_targets(const ExtendParams& p, const ScratchDir& dir) {
     const std::uint64_t total_blocks =
         (static_cast<std::uint64_t>(p.total_mb) << 20) / static_cast<std::uint64_t>(p.block_size);
     const int nfiles = p.shared ? 1 : p.sessions;
@@ -188,6 +184,63 @@ ExtendResult run_extend(const ExtendParams& p, const std::vector<std::string>& a
                           (static_cast<std::uint64_t>(f) < total_blocks % nfiles ? 1 : 0);
         targets.push_back(std::move(t));
     }
+    return targets;
+}
+
+// What the sessions did, added into r.
+void add_sessions(const std::vector<SessionResult>& sessions, const ExtendParams& p,
+                  ExtendResult& r) {
+    for (const SessionResult& s : sessions) {
+        r.extensions += s.extensions;
+        r.fallocate_calls += s.fallocates;
+        r.zero_write_calls += s.zero_writes;
+        r.data_write_calls += s.data_writes;
+        r.bytes += s.blocks * static_cast<std::uint64_t>(p.block_size);
+        r.latency.merge(s.latency);
+        r.sizes.resize(std::max(r.sizes.size(), s.sizes.size()));
+        for (size_t n = 0; n < s.sizes.size(); ++n)
+            r.sizes[n] += s.sizes[n];
+        r.lock_wait_ms += s.lock_wait_ms;
+        r.usage.nvcsw += s.nvcsw;
+        r.usage.nivcsw += s.nivcsw;
+    }
+}
+
+// The files as the run left them: their sizes, the switches between
+// fallocate and zeros, the extents and, when asked, their content
+// (neither after a stop: the files are then partly written).
+void inspect_files(const std::vector<std::unique_ptr<Target>>& targets, const ExtendParams& p,
+                   bool stopped, ExtendResult& r) {
+    r.verified = "not checked";
+    long extents = 0;
+    for (const auto& t : targets) {
+        r.switches += t->switches;
+        struct stat st {};
+        check_syscall(::fstat(t->file->fd(), &st), "fstat");
+        r.file_bytes += static_cast<std::uint64_t>(st.st_size);
+        if (p.verify && !stopped) {
+            const std::string v = verify_file(t->file->fd(), t->quota_blocks, p);
+            if (r.verified == "not checked" || r.verified == "ok")
+                r.verified = v;
+        }
+        if (extents >= 0 && !stopped) {
+            const long e = extent_count(t->file->fd());
+            extents = e < 0 ? -1 : extents + e;
+        }
+    }
+    r.extents = stopped ? -1 : extents;
+}
+
+} // namespace
+
+ExtendResult run_extend(const ExtendParams& p, const std::vector<std::string>& allowed,
+                        const std::function<bool()>& should_stop) {
+    ExtendResult r;
+    r.params = p;
+    const ScratchDir dir(p.dir, allowed);
+    r.stale_removed = dir.remove_stale_files();
+    r.filesystem = filesystem_type(dir.path());
+    const std::vector<std::unique_ptr<Target>> targets = extend_targets(p, dir);
     std::atomic<bool> stop{false};
     std::vector<std::unique_ptr<Session>> sessions;
     for (int s = 0; s < p.sessions; ++s)
@@ -221,22 +274,8 @@ ExtendResult run_extend(const ExtendParams& p, const std::vector<std::string>& a
     threads.release_and_join();
     r.usage = usage.delta();
     r.usage.nvcsw = r.usage.nivcsw = 0;
-    std::exception_ptr failure = threads.failure();
-    for (const SessionResult& s : threads.results()) {
-        r.extensions += s.extensions;
-        r.fallocate_calls += s.fallocates;
-        r.zero_write_calls += s.zero_writes;
-        r.data_write_calls += s.data_writes;
-        r.bytes += s.blocks * static_cast<std::uint64_t>(p.block_size);
-        r.latency.merge(s.latency);
-        r.sizes.resize(std::max(r.sizes.size(), s.sizes.size()));
-        for (size_t n = 0; n < s.sizes.size(); ++n)
-            r.sizes[n] += s.sizes[n];
-        r.lock_wait_ms += s.lock_wait_ms;
-        r.usage.nvcsw += s.nvcsw;
-        r.usage.nivcsw += s.nivcsw;
-    }
-    if (failure)
+    add_sessions(threads.results(), p, r);
+    if (std::exception_ptr failure = threads.failure())
         std::rethrow_exception(failure); // the files go with `targets`
     if (workers) {
         r.iowq_workers = workers->workers_seen();
@@ -244,24 +283,7 @@ ExtendResult run_extend(const ExtendParams& p, const std::vector<std::string>& a
     }
     if (stop)
         r.outcome = Outcome::stopped();
-    r.verified = "not checked";
-    long extents = 0;
-    for (const auto& t : targets) {
-        r.switches += t->switches;
-        struct stat st {};
-        check_syscall(::fstat(t->file->fd(), &st), "fstat");
-        r.file_bytes += static_cast<std::uint64_t>(st.st_size);
-        if (p.verify && !stop) {
-            const std::string v = verify_file(t->file->fd(), t->quota_blocks, p);
-            if (r.verified == "not checked" || r.verified == "ok")
-                r.verified = v;
-        }
-        if (extents >= 0 && !stop) {
-            const long e = extent_count(t->file->fd());
-            extents = e < 0 ? -1 : extents + e;
-        }
-    }
-    r.extents = stop ? -1 : extents;
+    inspect_files(targets, p, stop, r);
     return r;
 }
 

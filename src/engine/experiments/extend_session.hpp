@@ -7,8 +7,8 @@
 
 #include "contract/histogram.hpp"
 #include "experiments/extend_params.hpp"
-#include "experiments/file_io.hpp"
-#include "experiments/scratch_file.hpp"
+#include "io/file_io.hpp"
+#include "io/scratch_file.hpp"
 #include "os/fd.hpp"
 
 #include <atomic>

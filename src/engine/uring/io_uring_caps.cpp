@@ -437,4 +437,20 @@ std::string liburing_loaded_version(std::string* path) {
     return pos == std::string::npos ? "unknown" : loaded.substr(pos + 4);
 }
 
+std::string ring_setup_hint(int err, const std::string& call) {
+    switch (err) {
+    case EPERM:
+    case ENOSYS:
+        return refusal_cause(err, refusal_facts());
+    case ENOMEM:
+        return ring_memory_hint(ring_memory_charge());
+    case EINVAL:
+    case EOPNOTSUPP:
+        return "the kernel refused the ring's setup flags or size (flags newer than this "
+               "kernel, or 0 entries or more than it allows)";
+    default:
+        return errno_hint(err, call);
+    }
+}
+
 } // namespace uringprobe

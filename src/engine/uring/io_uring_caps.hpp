@@ -70,6 +70,12 @@ RefusalFacts refusal_facts();
 // with EPERM), a kernel without io_uring; and what to do.
 std::string refusal_cause(int err, const RefusalFacts& f);
 
+// The hint for a failed ring set-up (io_uring_setup, io_uring_queue_init*):
+// why io_uring is refused (EPERM, ENOSYS), the memory a ring is charged to
+// (ENOMEM), setup flags this kernel lacks (EINVAL, EOPNOTSUPP); else
+// errno_hint's. SysError's hint for the calls that make a ring.
+std::string ring_setup_hint(int err, const std::string& call);
+
 // liburing: the version compiled against, and the one actually loaded.
 std::string liburing_compiled_version();
 std::string liburing_loaded_version(std::string* path);

@@ -2,6 +2,7 @@
 
 #include "contract/clock.hpp"
 #include "contract/error.hpp"
+#include "uring/io_uring_caps.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -23,7 +24,9 @@ size_t page_round(size_t n) {
 Ring::Ring(unsigned entries, unsigned flags, unsigned sq_thread_idle_ms) {
     params_.flags = flags;
     params_.sq_thread_idle = sq_thread_idle_ms;
-    check_neg_errno(io_uring_queue_init_params(entries, &ring_, &params_), "io_uring_queue_init");
+    const int ret = io_uring_queue_init_params(entries, &ring_, &params_);
+    if (ret < 0)
+        throw SysError(-ret, "io_uring_queue_init", ring_setup_hint);
     layout_ = Layout::liburing;
     fd_ = ring_.ring_fd;
 }
@@ -43,7 +46,7 @@ Ring Ring::in_region(unsigned entries, void* sqes, void* rings) {
 #endif
     const long fd = syscall(__NR_io_uring_setup, entries, &r.params_);
     if (fd < 0)
-        throw SysError(errno, "io_uring_setup(IORING_SETUP_NO_MMAP)");
+        throw SysError(errno, "io_uring_setup(IORING_SETUP_NO_MMAP)", ring_setup_hint);
     r.fd_ = static_cast<int>(fd);
     r.layout_ = Layout::raw_region;
     return r;
@@ -53,7 +56,8 @@ Ring Ring::in_region(unsigned entries, void* sqes, void* rings) {
 Ring Ring::in_memory(unsigned entries, void* mem, size_t bytes, size_t* used) {
     Ring r;
     const int ret = io_uring_queue_init_mem(entries, &r.ring_, &r.params_, mem, bytes);
-    check_neg_errno(ret, "io_uring_queue_init_mem");
+    if (ret < 0)
+        throw SysError(-ret, "io_uring_queue_init_mem", ring_setup_hint);
     *used = static_cast<size_t>(ret);
     r.layout_ = Layout::liburing;
     r.fd_ = r.ring_.ring_fd;

@@ -1,4 +1,4 @@
-#include "experiments/file_io.hpp"
+#include "io/file_io.hpp"
 
 #include "contract/error.hpp"
 #include "contract/stop_poll.hpp"

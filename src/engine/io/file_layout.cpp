@@ -1,4 +1,4 @@
-#include "experiments/file_layout.hpp"
+#include "io/file_layout.hpp"
 
 #include "contract/error.hpp"
 

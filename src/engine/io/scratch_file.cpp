@@ -1,4 +1,4 @@
-#include "experiments/scratch_file.hpp"
+#include "io/scratch_file.hpp"
 #include "os/dir.hpp"
 
 #include "contract/error.hpp"

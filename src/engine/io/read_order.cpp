@@ -1,4 +1,4 @@
-#include "experiments/read_order.hpp"
+#include "io/read_order.hpp"
 
 #include <algorithm>
 
