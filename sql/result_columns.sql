@@ -2,13 +2,16 @@
 -- columns; a function whose OUT columns differ from what the module
 -- produces in name, type or number is an error naming the column.
 CREATE EXTENSION IF NOT EXISTS uringprobe;
--- The shared columns, in order, first in every experiment.
+-- The shared columns, in order, first in every experiment: every function
+-- of the extension but the readings that are no experiment.
 SELECT proname, substr(args, strpos(args, 'OUT ')) LIKE
   'OUT experiment text, OUT variant text, OUT status text, OUT ops bigint, OUT seconds double precision, OUT ops_per_sec double precision, OUT p50_us double precision, OUT p99_us double precision, OUT max_us double precision, OUT user_ms double precision, OUT sys_ms double precision, OUT minflt bigint, OUT vcsw bigint, OUT ivcsw bigint, %'
   AS shared_columns_first
-FROM (SELECT proname, pg_get_function_arguments(oid) AS args FROM pg_proc) p
-WHERE proname IN ('uringprobe_rings', 'uringprobe_extend',
-                  'uringprobe_completions', 'uringprobe_events')
+FROM (SELECT proname, pg_get_function_arguments(p.oid) AS args
+      FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid AND d.classid = 'pg_proc'::regclass
+      JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'uringprobe') p
+WHERE proname NOT IN ('uringprobe_environment', 'uringprobe_advise',
+                      'uringprobe_postmaster', 'uringprobe_backend')
 ORDER BY 1;
 -- uringprobe_events() declared again with its OUT columns changed: the
 -- call is refused naming the column, never returned misread.

@@ -1,5 +1,6 @@
-// The CLI's usage text, made from each command's parameter tables; the
-// same tables give `uringprobe-cli params`.
+// The CLI's one table of commands: each command's name, how it is run,
+// and its lines of the usage text made from its parameter tables (the
+// same tables give `uringprobe-cli params`). main() dispatches from it.
 #pragma once
 
 #include "contract/param_table.hpp"
@@ -9,10 +10,13 @@
 
 namespace uringprobe::cli {
 
-// A command's own lines of the usage text: what it does, its options as
-// its parameter tables have them, and options beyond the tables.
-struct CommandHelp {
+// A command: its entry point (its arguments after the command's name;
+// returns the exit status), and its own lines of the usage text: what it
+// does, its options as its parameter tables have them, and options beyond
+// the tables.
+struct Command {
     const char* name;
+    int (*run)(int argc, char** argv);
     const char* synopsis;
     std::string summary;
     std::vector<Param> params;
@@ -23,7 +27,7 @@ struct CommandHelp {
 // is uringprobe.max_advise_seconds).
 constexpr int kCliMaxBudgetSeconds = 3600;
 
-std::vector<CommandHelp> command_help();
+std::vector<Command> commands();
 std::string usage_text();
 
 } // namespace uringprobe::cli

@@ -10,7 +10,7 @@
 #include "experiments/extend_experiment.hpp"
 #include "experiments/reads_experiment.hpp"
 #include "experiments/rings_experiment.hpp"
-#include "experiments/scratch_file.hpp"
+#include "io/scratch_file.hpp"
 
 #include <cerrno>
 #include <csignal>
@@ -235,7 +235,7 @@ int cmd_params(int argc, char** argv) {
     t.columns = {"command", "name", "type",   "default", "min",
                  "max",     "cap",  "option", "help",    "sql"};
     bool found = false;
-    for (const auto& c : command_help()) {
+    for (const auto& c : commands()) {
         if (!only.empty() && only != c.name)
             continue;
         found = true;

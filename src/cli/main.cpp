@@ -8,7 +8,6 @@
 #include <cstdio>
 #include <exception>
 #include <string>
-#include <utility>
 
 namespace cli = uringprobe::cli;
 
@@ -16,22 +15,12 @@ int main(int argc, char** argv) {
     if (argc < 2)
         cli::usage_error("no command given");
     const std::string cmd = argv[1];
-    const std::pair<const char*, int (*)(int, char**)> commands[] = {
-        {"environment", cli::cmd_environment},
-        {"advise", cli::cmd_advise},
-        {"rings", cli::cmd_rings},
-        {"extend", cli::cmd_extend},
-        {"reads", cli::cmd_reads},
-        {"completions", cli::cmd_completions},
-        {"events", cli::cmd_events},
-        {"params", cli::cmd_params},
-    };
     try {
-        for (const auto& [name, run] : commands)
-            if (cmd == name)
-                return run(argc - 2, argv + 2);
-        if (cmd == "env") // the command's old name
-            cli::usage_error("env was renamed environment");
+        for (const cli::Command& c : cli::commands())
+            if (cmd == c.name)
+                return c.run(argc - 2, argv + 2);
+        if (cmd == "params")
+            return cli::cmd_params(argc - 2, argv + 2);
         if (cmd == "-h" || cmd == "--help") {
             std::fputs(cli::usage_text().c_str(), stdout);
             return 0;
