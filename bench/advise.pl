@@ -36,9 +36,9 @@ use warnings;
 use Cwd ();
 use PostgreSQL::Test::Utils;
 use Time::HiRes;
-use Uringprobe::Bench;
+use Uringprobe::BenchScript;
 use Uringprobe::AdviceCheck qw(advised_pair decided_by_reads);
-use Uringprobe::Benchmarks qw(setting);
+use Uringprobe::Manifest qw(setting);
 use Uringprobe::Cluster;
 use Uringprobe::Reads;
 
@@ -112,7 +112,7 @@ for my $server (@servers)
 	}
 	my $sql = "SELECT concat_ws(E'\\x1f', topic, setting, current, advice, confidence, evidence, cost) "
 	  . "FROM uringprobe_advise(budget => '$budget s', concurrency => $concurrency)";
-	ran(Uringprobe::Bench::shell_words('psql', '-d', 'postgres', '-c', $sql));
+	ran(Uringprobe::BenchScript::shell_words('psql', '-d', 'postgres', '-c', $sql));
 	my $t0 = Time::HiRes::time;
 	my $out = $node->safe_psql('postgres', $sql);
 	my $took = sprintf('%.1f', Time::HiRes::time - $t0);

@@ -12,8 +12,8 @@
 use strict;
 use warnings;
 use PostgreSQL::Test::Utils;
-use Uringprobe::Bench;
-use Uringprobe::Benchmarks qw(setting);
+use Uringprobe::BenchScript;
+use Uringprobe::Manifest qw(setting);
 use Uringprobe::Cluster;
 
 my ($runs_file, $medians_file) = @ARGV;

@@ -1,5 +1,5 @@
 # results.csv of a results directory: every run of every benchmark (each
-# file whose rows are runs, as Uringprobe::Benchmarks declares them) as
+# file whose rows are runs, as Uringprobe::Manifest declares them) as
 # one CSV, a row per cell and repetition, with a benchmark column (the
 # benchmark, or its spread table's name) and the union of all the
 # parameter and measurement columns (empty where a benchmark has none).
@@ -9,7 +9,7 @@ use strict;
 use warnings;
 use FindBin;
 use lib "$FindBin::Bin/../tools/perl";
-use Uringprobe::Benchmarks qw(runs_specs);
+use Uringprobe::Manifest qw(runs_specs);
 
 my $dir = shift @ARGV or die "usage: collect.pl RESULTS_DIR\n";
 -d $dir or die "$dir is not a directory\n";

@@ -36,8 +36,8 @@ use warnings;
 use Cwd;
 use File::Path ();
 use PostgreSQL::Test::Utils;
-use Uringprobe::Bench;
-use Uringprobe::Benchmarks qw(setting);
+use Uringprobe::BenchScript;
+use Uringprobe::Manifest qw(setting);
 use Uringprobe::Cluster;
 
 my ($runs_file, $table_file, $extends_file, $ratios_file) = @ARGV;
@@ -134,6 +134,71 @@ for my $server (@servers)
 	}
 }
 
+# A tablespace per filesystem of the cell (placement tablespace), else
+# pg_default for each: by filesystem name.
+sub cell_tablespaces
+{
+	my ($node, $server, $io_method, @cell_fs) = @_;
+	my %tablespace = map { $_->{name} => 'pg_default' } @cell_fs;
+	return %tablespace unless $placement eq 'tablespace';
+	for my $fs (@cell_fs)
+	{
+		my $dir = "$fs->{dir}/ts-$server->{name}-$io_method";
+		mkdir $dir or die "cannot create $dir: $!\n";
+		$node->safe_psql('postgres', "CREATE TABLESPACE ts_$fs->{name} LOCATION '$dir'");
+		$tablespace{ $fs->{name} } = "ts_$fs->{name}";
+	}
+	return %tablespace;
+}
+
+# One round of one cell ($id: server, io_method, filesystem,
+# file_extend_method, clients): a new table, the COPYs by pgbench, what
+# pg_stat_io saw. $ctx: the cluster's node, server, io_method, its
+# tablespaces by filesystem, and the file_extend_method now set.
+sub copy_round
+{
+	my ($ctx, $id, $round, $label) = @_;
+	my ($node, $server, $io_method) = @$ctx{qw(node server io_method)};
+	my (undef, undef, $fs_name, $fem, $c) = split /\t/, $id;
+	my $fs = $ctx->{fs_named}{$fs_name};
+	my $cell = "$server->{name}/$io_method";
+	my $config = join('/', $server->{name}, $io_method, $fem eq 'n/a' ? () : $fem);
+	if ($fem ne 'n/a' && $fem ne $ctx->{fem})
+	{
+		$node->safe_psql('postgres', "ALTER SYSTEM SET file_extend_method = '$fem'");
+		$node->reload;
+		poll_until($node, "SELECT current_setting('file_extend_method') = '$fem'")
+		  or die "$cell: file_extend_method did not become $fem\n";
+		$ctx->{fem} = $fem;
+	}
+	cell("copy $config on $fs->{name}, $c clients, $label",
+		server => $server->{name}, io_method => $io_method, file_extend_method => $fem, fs => $fs->{name}, clients => $c);
+	my $has_stat_io = $server->{major} >= 16;
+	$node->safe_psql('postgres',
+		"DROP TABLE IF EXISTS copy_target; "
+		  . "CREATE TABLE copy_target ($columns) TABLESPACE $ctx->{tablespace}{$fs->{name}}; "
+		  . 'CHECKPOINT'
+		  . ($has_stat_io ? "; SELECT pg_stat_reset_shared('io')" : ''));
+	my $start = settle_fs($fs->{dir});
+	my ($out, $err, $seconds) = bench_command([
+		$pgbench, '-n', '-c', $c, '-j', $c, '-t', $copies / $c, '-f', 'bench/copy.sql',
+		'-D', "datafile=$datafile", '-h', $node->host, '-p', $node->port, 'postgres' ]);
+	die "$cell: pgbench failed:\n$out\n$err\n" unless $out =~ /actually processed: $copies\/$copies/;
+	wait_for_clients_gone($node);
+	my ($rel_mb, $extends, $extend_mb, $extend_ms) = split /\|/, $node->safe_psql('postgres',
+		"SELECT pg_relation_size('copy_target') / 1048576"
+		  . ($has_stat_io
+			? ", sum(extends), "
+			  . ($server->{major} >= 18 ? "round(sum(extend_bytes) / 1048576.0, 1)" : 'NULL')
+			  . ", round(sum(extend_time)::numeric, 1) FROM pg_stat_io WHERE object = 'relation'"
+			: ", NULL, NULL, NULL"));
+	run_row($runs, $server->{name}, $io_method, $fem, $fs->{name}, $c, $round,
+		sprintf('%.3f', $seconds), $rel_mb, $extends, $extend_mb, $extend_ms, @$start{@settle_cols});
+	push @{ $seconds{$config}{ $fs->{name} }{$c} }, $seconds;
+	push @{ $extends{$config}{ $fs->{name} }{$c} }, [ $extends, $extend_mb, $extend_ms ];
+	return { seconds => $seconds };
+}
+
 sub run_cell
 {
 	my ($server, $io_method, @cell_fs) = @_;
@@ -149,72 +214,22 @@ sub run_cell
 			'track_io_timing = on', 'max_connections = ' . (20 + 2 * (sort { $b <=> $a } @clients)[0]),
 			@extra_settings
 		]);
-	my $has_stat_io = $server->{major} >= 16;
 	my $has_fem = $node->safe_psql('postgres',
 		"SELECT count(*) FROM pg_settings WHERE name = 'file_extend_method'");
 	my @fems = fems_of($server, $has_fem);
-	my $has_extend_bytes = $server->{major} >= 18;
-	my %tablespace = map { $_->{name} => 'pg_default' } @cell_fs;
-	if ($placement eq 'tablespace')
-	{
-		for my $fs (@cell_fs)
-		{
-			my $dir = "$fs->{dir}/ts-$server->{name}-$io_method";
-			mkdir $dir or die "cannot create $dir: $!\n";
-			$node->safe_psql('postgres', "CREATE TABLESPACE ts_$fs->{name} LOCATION '$dir'");
-			$tablespace{ $fs->{name} } = "ts_$fs->{name}";
-		}
-	}
 	for my $fem (@fems)
 	{
 		my $config = join('/', $server->{name}, $io_method, $fem eq 'n/a' ? () : $fem);
 		push @configs, $config unless grep { $_ eq $config } @configs;
 	}
-	my %fs_named = map { $_->{name} => $_ } @cell_fs;
+	my %ctx = (node => $node, server => $server, io_method => $io_method, fem => '',
+		fs_named => { map { $_->{name} => $_ } @cell_fs },
+		tablespace => { cell_tablespaces($node, $server, $io_method, @cell_fs) });
 	my @cells = map {
 		my $fs = $_;
 		map { my $fem = $_; map { join("\t", $server->{name}, $io_method, $fs->{name}, $fem, $_) } @clients } @fems
 	} @cell_fs;
-	my $current_fem = '';
-	repeat_rounds('copy', \@cells, $rounds, sub {
-		my ($id, $round, $label) = @_;
-		my (undef, undef, $fs_name, $fem, $c) = split /\t/, $id;
-		my $fs = $fs_named{$fs_name};
-		my $config = join('/', $server->{name}, $io_method, $fem eq 'n/a' ? () : $fem);
-		if ($fem ne 'n/a' && $fem ne $current_fem)
-		{
-			$node->safe_psql('postgres', "ALTER SYSTEM SET file_extend_method = '$fem'");
-			$node->reload;
-			poll_until($node, "SELECT current_setting('file_extend_method') = '$fem'")
-			  or die "$cell: file_extend_method did not become $fem\n";
-			$current_fem = $fem;
-		}
-		cell("copy $config on $fs->{name}, $c clients, $label",
-			server => $server->{name}, io_method => $io_method, file_extend_method => $fem, fs => $fs->{name}, clients => $c);
-		$node->safe_psql('postgres',
-			"DROP TABLE IF EXISTS copy_target; "
-			  . "CREATE TABLE copy_target ($columns) TABLESPACE $tablespace{$fs->{name}}; "
-			  . 'CHECKPOINT'
-			  . ($has_stat_io ? "; SELECT pg_stat_reset_shared('io')" : ''));
-		my $start = settle_fs($fs->{dir});
-		my ($out, $err, $seconds) = bench_command([
-			$pgbench, '-n', '-c', $c, '-j', $c, '-t', $copies / $c, '-f', 'bench/copy.sql',
-			'-D', "datafile=$datafile", '-h', $node->host, '-p', $node->port, 'postgres' ]);
-		die "$cell: pgbench failed:\n$out\n$err\n" unless $out =~ /actually processed: $copies\/$copies/;
-		wait_for_clients_gone($node);
-		my ($rel_mb, $extends, $extend_mb, $extend_ms) = split /\|/, $node->safe_psql('postgres',
-			"SELECT pg_relation_size('copy_target') / 1048576"
-			  . ($has_stat_io
-				? ", sum(extends), "
-				  . ($has_extend_bytes ? "round(sum(extend_bytes) / 1048576.0, 1)" : 'NULL')
-				  . ", round(sum(extend_time)::numeric, 1) FROM pg_stat_io WHERE object = 'relation'"
-				: ", NULL, NULL, NULL"));
-		run_row($runs, $server->{name}, $io_method, $fem, $fs->{name}, $c, $round,
-			sprintf('%.3f', $seconds), $rel_mb, $extends, $extend_mb, $extend_ms, @$start{@settle_cols});
-		push @{ $seconds{$config}{ $fs->{name} }{$c} }, $seconds;
-		push @{ $extends{$config}{ $fs->{name} }{$c} }, [ $extends, $extend_mb, $extend_ms ];
-		return { seconds => $seconds };
-	});
+	repeat_rounds('copy', \@cells, $rounds, sub { return copy_round(\%ctx, @_); });
 	$node->stop;
 	# The scratch filesystem must hold the next cluster: this one's data
 	# (a COPY of narrow rows leaves more than 4 times its volume in table

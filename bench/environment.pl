@@ -4,7 +4,7 @@
 use strict;
 use warnings;
 use PostgreSQL::Test::Utils;
-use Uringprobe::Bench;
+use Uringprobe::BenchScript;
 use Uringprobe::Cluster;
 
 my $out_file = shift @ARGV or die "usage: environment.pl OUTPUT.tsv\n";

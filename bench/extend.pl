@@ -27,8 +27,8 @@
 use strict;
 use warnings;
 use PostgreSQL::Test::Utils;
-use Uringprobe::Bench;
-use Uringprobe::Benchmarks qw(setting);
+use Uringprobe::BenchScript;
+use Uringprobe::Manifest qw(setting);
 use Uringprobe::Cluster;
 
 my ($runs_file, $cmp_file, $pgbench_file, $pgbench_runs_file, $sizing_file, $sizing_runs_file) = @ARGV;

@@ -1,4 +1,4 @@
-# The benchmarks' declarations (Uringprobe::Benchmarks) for the shell
+# The benchmarks' declarations (Uringprobe::Manifest) for the shell
 # driver, tools/run-bench, and tools/check-results:
 #
 #   manifest.pl names                 the benchmarks run unless others are named
@@ -20,7 +20,7 @@ use strict;
 use warnings;
 use FindBin;
 use lib "$FindBin::Bin/../tools/perl";
-use Uringprobe::Benchmarks
+use Uringprobe::Manifest
   qw(benchmarks benchmark names profiles profile_settings variables caption_text plot_vars heading);
 
 my ($what, @args) = @ARGV;

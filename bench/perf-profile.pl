@@ -38,7 +38,7 @@ my @families = perf_families($bench);
 
 
 # When each cell started: "<monotonic seconds>\t<label>\t<key>" lines (the
-# key: the cell's parameters, Uringprobe::Bench's cell_key), the last one
+# key: the cell's parameters, Uringprobe::BenchScript's cell_key), the last one
 # the benchmark's end ("\t(end)"); "(setup)" where a cluster is set up
 # between cells.
 open my $cf, '<', $cells_file or die "cannot read $cells_file: $!\n";

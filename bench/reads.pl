@@ -53,8 +53,8 @@ use IPC::Run ();
 use JSON::PP ();
 use PostgreSQL::Test::Utils;
 use Time::HiRes ();
-use Uringprobe::Bench;
-use Uringprobe::Benchmarks qw(setting);
+use Uringprobe::BenchScript;
+use Uringprobe::Manifest qw(setting);
 use Uringprobe::Cluster;
 use Uringprobe::Reads;
 

@@ -10,14 +10,16 @@
 #                cells with their repetitions, and the latency histograms
 #
 #   perl bench/report.pl RESULTS_DIR [--baseline DIR] [--threshold PCT]
-#   perl bench/report.pl --findings-md RESULTS_DIR
+#   perl bench/report.pl --findings-md [--in-full] RESULTS_DIR
 #
 # The model of the results is Uringprobe::Report::Results, the renderers
 # ::Markdown and ::Html, the comparison with a baseline ::Baseline (and
 # bench/check-baseline.pl before a run).
 #
 # --findings-md prints what the run found of each report as a markdown
-# table (the README's), from the run's runs files and run.tsv alone.
+# table, from the run's runs files and run.tsv alone: the README's, a
+# headline figure or two per report; with --in-full, docs/findings.md's,
+# every figure with its 95% interval and runs.
 #
 # With --baseline (the results directory of an earlier run), every cell the
 # two runs share gets the ratio of the medians, and a cell worse by more
@@ -44,10 +46,11 @@ use Uringprobe::Stats qw($noisy_pct);
 use Uringprobe::TextTable qw(read_tsv);
 
 my $usage = "usage: report.pl RESULTS_DIR [--baseline DIR] [--threshold PCT]\n"
-  . "       report.pl --findings-md RESULTS_DIR\n";
-my ($baseline_dir, $threshold, $findings_md) = (undef, 10);
+  . "       report.pl --findings-md [--in-full] RESULTS_DIR\n";
+my ($baseline_dir, $threshold, $findings_md, $in_full) = (undef, 10);
 GetOptions(
 	'findings-md' => \$findings_md,
+	'in-full' => \$in_full,
 	'baseline=s' => \$baseline_dir,
 	'threshold=f' => \$threshold) or die $usage;
 
@@ -58,8 +61,8 @@ if ($findings_md)
 	-f "$dir/run.tsv" or die "$dir has no run.tsv: not the results of a make bench run\n";
 	my %r = map { $_->[0] => $_->[1] } read_tsv("$dir/run.tsv");
 	my $cell = sub { return $_[0] =~ s/\|/\\|/gr; };
-	print "| report | verdict | measured here |\n|---|---|---|\n";
-	print '| ' . join(' | ', map { $cell->($_) } "$_->{report}: $_->{title}", $_->{verdict}, $_->{here}) . " |\n"
+	print "| finding | verdict | measured here |\n|---|---|---|\n";
+	print '| ' . join(' | ', map { $cell->($_) } "$_->{report}: $_->{title}", $_->{verdict}, $in_full ? $_->{here} : $_->{headline}) . " |\n"
 	  for findings($dir, $r{benchmarks}, $r{kernel} // '', $r{cpus});
 	exit 0;
 }

@@ -16,8 +16,8 @@
 use strict;
 use warnings;
 use PostgreSQL::Test::Utils;
-use Uringprobe::Bench;
-use Uringprobe::Benchmarks qw(setting);
+use Uringprobe::BenchScript;
+use Uringprobe::Manifest qw(setting);
 use Uringprobe::Cluster;
 
 my ($results_file, $cmp_file) = @ARGV;
@@ -62,11 +62,105 @@ sub cost_ratio
 	return sprintf('%.2f', median(@$backend) / median(@$cli));
 }
 
+# One side's rows of a round (backend or cli) into the runs file, and the
+# cost of each variant over the zero-ring baseline into $acc (cost, maps,
+# why a variant did not run, why a side failed); returns the round's
+# figures by "where variant figure" for the round's steadiness.
+sub take_side
+{
+	my ($acc, $server, $where, $round, $rows, $err) = @_;
+	my %m;
+	if (!@$rows)
+	{
+		(my $why = $err) =~ s/\s+/ /g;
+		run_row($out, $server, $where, $round, 'rings', '', "failed: $why");
+		$acc->{failed} //= "$where failed: $why";
+		return %m;
+	}
+	run_row($out, $server, $where, $round, map { $_ // '' } @{$_}{@cols}) for @$rows;
+	my %v = map { $_->{variant} => $_ } @$rows;
+	my $base = $v{baseline};
+	$acc->{maps}{$where} = $base->{maps_before};
+	for my $variant (grep { $_ ne 'baseline' } keys %v)
+	{
+		my $r = $v{$variant};
+		if ($r->{status} ne 'ok')
+		{
+			$acc->{why}{$variant} //= "$where: $r->{status}";
+			next;
+		}
+		my $c = $acc->{cost}{$variant}{$where} //= {};
+		push @{ $c->{p50} }, $r->{p50_us} - $base->{p50_us};
+		push @{ $c->{cpu} }, cpu_per_fork($r) - cpu_per_fork($base);
+		push @{ $c->{call} }, $r->{fork_call_p50_us} - $base->{fork_call_p50_us};
+	}
+	for my $variant (grep { $v{$_}{status} eq 'ok' } keys %v)
+	{
+		$m{"$where $variant $_"} = $v{$variant}{$_} for qw(p50_us fork_call_p50_us);
+	}
+	return %m;
+}
+
+# One round: the same rings in the backend, then in a bare process.
+sub one_round
+{
+	my ($acc, $node, $server, $rings, $round, $label) = @_;
+	cell("rings $server->{name} rings=$rings $label (backend, bare process)", server => $server->{name}, rings => $rings);
+	my $sql = "SET uringprobe.max_rings = 65536; "
+	  . "SELECT * FROM uringprobe_rings(rings => $rings, depth => 64, forks => $forks)";
+	ran("psql -d postgres -c '$sql'");
+	my ($ret, $stdout, $stderr) = $node->psql('postgres', $sql,
+		extra_params => [ '--pset=tuples_only=off', '--pset=footer=off' ]);
+	my ($cli_out, $cli_err) = bench_command([ "$server->{bindir}/uringprobe-cli", 'rings',
+		'--rings', $rings, '--depth', 64, '--forks', $forks, '--format', 'tsv' ]);
+	my %m = (take_side($acc, $server->{name}, 'backend', $round, [ $ret == 0 ? parse_rows($stdout, '\|') : () ], $stderr),
+		take_side($acc, $server->{name}, 'cli', $round, [ parse_rows($cli_out, '\t') ], $cli_err));
+	return \%m;
+}
+
+# The comparison file's rows of one server and ring count.
+sub compare_sides
+{
+	my ($acc, $server, $rings, $took) = @_;
+	return unmeasured_row($server, $rings, '', $acc->{failed}) if $acc->{failed};
+	unmeasured_row($server, $rings, $_, $acc->{why}{$_}) for sort keys %{ $acc->{why} };
+	for my $variant (sort grep { !$acc->{why}{$_} } keys %{ $acc->{cost} })
+	{
+		my $c = $acc->{cost}{$variant};
+		my %m = map {
+			my $w = $_;
+			($w => { map { $_ => median(@{ $c->{$w}{$_} }) } qw(p50 cpu call) })
+		} qw(backend cli);
+		my @figures = map {
+			(sprintf('%.1f', $m{backend}{$_}), sprintf('%.1f', $m{cli}{$_}), cost_ratio($c->{backend}{$_}, $c->{cli}{$_}))
+		} qw(p50 cpu call);
+		print $cmp join("\t", $server, $rings, $variant, 'ok', $took, @figures, $acc->{maps}{backend}, $acc->{maps}{cli},
+			cost_ratio($c->{backend}{p50}, $c->{cli}{p50}) =~ /^~/
+			? ('', 'within the noise')
+			: ratio_interval($c->{backend}{p50}, $c->{cli}{p50})), "\n";
+	}
+}
+
 my @servers = servers();
 # make bench PERF=1: each layout also alone in the backend, a cell each
 # measured by nothing but the kernel's profile (a measured cell holds the
 # three variants side by side, so its profile mixes them).
 my @profile_only = $ENV{URINGPROBE_PERF} ? qw(mmap no_mmap) : ();
+
+# Each layout alone in the backend, for the kernel's profile.
+sub profile_only_cells
+{
+	my ($node, $server, $rings) = @_;
+	for my $mode (@profile_only)
+	{
+		cell("rings $server->{name} rings=$rings, the $mode layout alone in the backend (kernel profile only)",
+			server => $server->{name}, rings => $rings, mode => $mode);
+		my ($ret, $stdout, $stderr) = $node->psql('postgres', "SET uringprobe.max_rings = 65536; "
+			  . "SELECT count(*) FROM uringprobe_rings(rings => $rings, depth => 64, mode => '$mode', forks => $forks)");
+		warn "rings $server->{name}, the $mode layout alone: $stderr\n" if $ret != 0;
+	}
+}
+
 plan_cells(@servers * @ring_counts * ($rounds + @profile_only));
 for my $server (@servers)
 {
@@ -82,90 +176,13 @@ for my $server (@servers)
 	$node->safe_psql('postgres', 'CREATE EXTENSION uringprobe');
 	for my $rings (@ring_counts)
 	{
-		my (%cost, %maps, %why, $failed);
+		my %acc = (cost => {}, maps => {}, why => {});
 		my $took = repeat_rounds('rings', ["$server->{name}/$rings"], $rounds, sub {
 			my (undef, $round, $label) = @_;
-			my %m;
-			cell("rings $server->{name} rings=$rings $label (backend, bare process)", server => $server->{name}, rings => $rings);
-			my $sql = "SET uringprobe.max_rings = 65536; "
-			  . "SELECT * FROM uringprobe_rings(rings => $rings, depth => 64, forks => $forks)";
-			ran("psql -d postgres -c '$sql'");
-			my ($ret, $stdout, $stderr) = $node->psql('postgres', $sql,
-				extra_params => [ '--pset=tuples_only=off', '--pset=footer=off' ]);
-			my ($cli_out, $cli_err) = bench_command([ "$server->{bindir}/uringprobe-cli", 'rings',
-				'--rings', $rings, '--depth', 64, '--forks', $forks, '--format', 'tsv' ]);
-			my %runs = (
-				backend => [ $ret == 0 ? parse_rows($stdout, '\|') : () ],
-				cli => [ parse_rows($cli_out, '\t') ]);
-			for my $where (qw(backend cli))
-			{
-				my @rows = @{ $runs{$where} };
-				if (!@rows)
-				{
-					(my $why = $where eq 'backend' ? $stderr : $cli_err) =~ s/\s+/ /g;
-					run_row($out, $server->{name}, $where, $round, 'rings', '', "failed: $why");
-					$failed //= "$where failed: $why";
-					next;
-				}
-				run_row($out, $server->{name}, $where, $round, map { $_ // '' } @{$_}{@cols})
-				  for @rows;
-				my %v = map { $_->{variant} => $_ } @rows;
-				$maps{$where} = $v{baseline}{maps_before};
-				for my $variant (grep { $_ ne 'baseline' && $v{$_}{status} ne 'ok' } keys %v)
-				{
-					$why{$variant} //= "$where: $v{$variant}{status}";
-				}
-				for my $variant (grep { $_ ne 'baseline' && $v{$_}{status} eq 'ok' } keys %v)
-				{
-					push @{ $cost{$variant}{$where}{p50} }, $v{$variant}{p50_us} - $v{baseline}{p50_us};
-					push @{ $cost{$variant}{$where}{cpu} },
-					  cpu_per_fork($v{$variant}) - cpu_per_fork($v{baseline});
-					push @{ $cost{$variant}{$where}{call} },
-					  $v{$variant}{fork_call_p50_us} - $v{baseline}{fork_call_p50_us};
-				}
-				for my $variant (grep { $v{$_}{status} eq 'ok' } keys %v)
-				{
-					$m{"$where $variant $_"} = $v{$variant}{$_} for qw(p50_us fork_call_p50_us);
-				}
-			}
-			return \%m;
+			return one_round(\%acc, $node, $server, $rings, $round, $label);
 		})->{"$server->{name}/$rings"};
-		for my $mode (@profile_only)
-		{
-			cell("rings $server->{name} rings=$rings, the $mode layout alone in the backend (kernel profile only)",
-				server => $server->{name}, rings => $rings, mode => $mode);
-			my ($ret, $stdout, $stderr) = $node->psql('postgres', "SET uringprobe.max_rings = 65536; "
-				  . "SELECT count(*) FROM uringprobe_rings(rings => $rings, depth => 64, mode => '$mode', forks => $forks)");
-			warn "rings $server->{name}, the $mode layout alone: $stderr\n" if $ret != 0;
-		}
-		if ($failed)
-		{
-			unmeasured_row($server->{name}, $rings, '', $failed);
-			next;
-		}
-		for my $variant (sort keys %why)
-		{
-			unmeasured_row($server->{name}, $rings, $variant, $why{$variant});
-		}
-		for my $variant (sort grep { !$why{$_} } keys %cost)
-		{
-			my $c = $cost{$variant};
-			my %m = map {
-				my $w = $_;
-				($w => { map { $_ => median(@{ $c->{$w}{$_} }) } qw(p50 cpu call) })
-			} qw(backend cli);
-			print $cmp join("\t", $server->{name}, $rings, $variant, 'ok', $took,
-				sprintf('%.1f', $m{backend}{p50}), sprintf('%.1f', $m{cli}{p50}),
-				cost_ratio($c->{backend}{p50}, $c->{cli}{p50}),
-				sprintf('%.1f', $m{backend}{cpu}), sprintf('%.1f', $m{cli}{cpu}),
-				cost_ratio($c->{backend}{cpu}, $c->{cli}{cpu}),
-				sprintf('%.1f', $m{backend}{call}), sprintf('%.1f', $m{cli}{call}),
-				cost_ratio($c->{backend}{call}, $c->{cli}{call}),
-				$maps{backend}, $maps{cli},
-				cost_ratio($c->{backend}{p50}, $c->{cli}{p50}) =~ /^~/
-				? ('', 'within the noise')
-				: ratio_interval($c->{backend}{p50}, $c->{cli}{p50})), "\n";
-		}
+		profile_only_cells($node, $server, $rings);
+		compare_sides(\%acc, $server->{name}, $rings, $took);
 	}
 	$node->stop;
 }

@@ -22,8 +22,8 @@ use warnings;
 use POSIX ();
 use PostgreSQL::Test::Utils;
 use Time::HiRes ();
-use Uringprobe::Bench;
-use Uringprobe::Benchmarks qw(setting);
+use Uringprobe::BenchScript;
+use Uringprobe::Manifest qw(setting);
 use Uringprobe::Cluster;
 
 my ($out_file) = @ARGV;

@@ -12,9 +12,10 @@ use JSON::PP;
 use POSIX ();
 use PostgreSQL::Test::Utils;
 use Test::More;
-use Uringprobe::Bench;
-use Uringprobe::Benchmarks qw(names benchmark runs_specs heading);
+use Uringprobe::BenchScript;
+use Uringprobe::Manifest qw(names benchmark runs_specs heading);
 use Uringprobe::Browser;
+use Uringprobe::PerfFamilies qw(profiled_benchmarks);
 use Uringprobe::Cluster;
 use Uringprobe::TextTable;
 
@@ -271,7 +272,7 @@ for my $fs (grep { $_->{status} eq 'ok' } scratch_filesystems())
 # each cell, kernel ones among them, the report's evidence per cell as a
 # table and a plot, in the benchmark's section of the report.
 my $perf = ($ENV{URINGPROBE_BENCH_PERF} // '') eq '1';
-my @profiled = qw(rings churn extend copy completions events);
+my @profiled = profiled_benchmarks([ names() ]);
 SKIP:
 {
 	skip "the tiny bench ran without PERF=1: $ENV{URINGPROBE_BENCH_PERF}", 8 + 6 * @profiled unless $perf;

@@ -5,7 +5,7 @@ use strict;
 use warnings;
 use PostgreSQL::Test::Utils;
 use Test::More;
-use Uringprobe::Bench;
+use Uringprobe::BenchScript;
 use Uringprobe::TextTable;
 
 # repeat_rounds itself, with measurements made up: a steady cell takes its
@@ -25,7 +25,7 @@ use Uringprobe::TextTable;
 	# the weather of a run, made up: calm, but for busy's second round,
 	# where another process took 80% of the CPU
 	my $busy = 0;
-	local $Uringprobe::Bench::Weather::weather = sub { return ('0.0', $busy ? '80.0' : '0.0', $busy ? 'yes 80.0%' : '', 0, 0, 0, 0); };
+	local $Uringprobe::BenchScript::Weather::weather = sub { return ('0.0', $busy ? '80.0' : '0.0', $busy ? 'yes 80.0%' : '', 0, 0, 0, 0); };
 	my $took = repeat_rounds('unit', [qw(steady noisy stray busy)], 3, sub {
 		my ($id, $round, $label) = @_;
 		$busy = $id eq 'busy' && $round == 2;
@@ -59,7 +59,7 @@ use Uringprobe::TextTable;
 	my @order;
 	# the rounds' time on a clock the test moves
 	my $now = 1000;
-	local $Uringprobe::Bench::Rounds::clock = sub { return $now; };
+	local $Uringprobe::BenchScript::Rounds::clock = sub { return $now; };
 	my $took = repeat_rounds('share', [qw(calmer noisier)], 3, sub {
 		my ($id, $round) = @_;
 		push @order, "$id/$round" if $round > 3;

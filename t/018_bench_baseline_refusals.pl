@@ -14,7 +14,7 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 use IPC::Run ();
 use Time::HiRes ();
-use Uringprobe::Bench;
+use Uringprobe::BenchScript;
 use Uringprobe::Cluster;
 
 my ($dir, $log, $root) = tiny_bench_run();

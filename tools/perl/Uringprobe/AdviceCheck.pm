@@ -29,7 +29,8 @@ use strict;
 use warnings;
 use Exporter 'import';
 use Uringprobe::Stats;
-use Uringprobe::TextTable qw(read_tsv);
+use Uringprobe::Manifest qw(file_of);
+use Uringprobe::TsvRows qw(ok_rows values_where);
 
 our @EXPORT = qw(check_advice advised_pair decided_by_reads);
 
@@ -37,19 +38,6 @@ our @EXPORT = qw(check_advice advised_pair decided_by_reads);
 # contradiction, whatever its interval (3 runs a side: their extremes).
 our $contradiction_margin = 0.05;
 
-sub runs
-{
-	my ($dir, $file) = @_;
-	return [] unless -f "$dir/$file";
-	my ($h, @rows) = read_tsv("$dir/$file");
-	return [ grep { ($_->{status} // 'ok') eq 'ok' } map { my $r = $_; +{ map { $h->[$_] => $r->[$_] } 0 .. $#$h } } @rows ];
-}
-sub values_where
-{
-	my ($runs, $metric, %m) = @_;
-	return [ grep { defined && $_ ne '' } map { $_->{$metric} }
-		  grep { my $r = $_; !grep { ($r->{$_} // '') ne $m{$_} } keys %m } @$runs ];
-}
 sub distinct { my %s; return grep { defined && !$s{$_}++ } @_; }
 
 # The verdict of a time (lower is better) under the advised value against
@@ -120,7 +108,7 @@ sub claimed_within
 sub own_check
 {
 	my ($dir, $row, $value, $other) = @_;
-	my $checks = [ grep { $_->{server} eq $row->{server} && $_->{setting} eq $row->{setting} } @{ runs($dir, 'advise-checks.tsv') } ];
+	my $checks = [ grep { $_->{server} eq $row->{server} && $_->{setting} eq $row->{setting} } @{ ok_rows($dir, file_of(advise => 'checks')) } ];
 	return undef unless @$checks;
 	my $r = judge(values_where($checks, 'seconds', value => $value), values_where($checks, 'seconds', value => $other),
 		"$checks->[0]{workload}: $value against $other", claimed_within($row));
@@ -161,7 +149,7 @@ sub pg18_claim
 	my @layouts = pg18_layout_rows($rows);
 	my ($region) = map { $_->{server} } grep { $_->{current} =~ /^one region/ } @layouts;
 	my ($separate) = map { $_->{server} } grep { $_->{current} =~ /^separate/ } @layouts;
-	my $churn = runs($dir, 'churn-runs.tsv');
+	my $churn = ok_rows($dir, file_of(churn => 'runs'));
 	my $mc = $row->{max_connections};
 	if ($row->{setting} eq 'ring layout' && $row->{advice} =~ /^one region/)
 	{
@@ -187,101 +175,124 @@ sub pg18_claim
 	return { verdict => 'not checked', effect => 'a claim for PostgreSQL 18 with no workload declared' };
 }
 
+# A limit kept is a claim that io_uring's rings at this max_connections
+# fit in it: the churn runs started this server so (before 18: a
+# PostgreSQL 18 server under the same user's limits).
+sub check_ulimit
+{
+	my ($dir, $row, $rows, $pre18) = @_;
+	my $server = $row->{server};
+	return { verdict => 'not checked', effect => 'a limit to raise: the benchmark runs under the limits it has' }
+	  unless $row->{advice} =~ /^keep /;
+	my $churn = ok_rows($dir, file_of(churn => 'runs'));
+	my %m = (io_method => 'io_uring', max_connections => $row->{max_connections});
+	my ($ran) = grep { @{ values_where($churn, 'conn_ms', %m, server => $_) } } $pre18
+	  ? distinct(map { $_->{server} } pg18_layout_rows($rows))
+	  : ($server);
+	return { verdict => 'not checked', effect => "no churn ran $server under io_uring at max_connections $row->{max_connections}" }
+	  unless $ran;
+	my $n = @{ values_where($churn, 'conn_ms', %m, server => $ran) };
+	return { verdict => 'held',
+		effect => "$ran started under io_uring at max_connections $row->{max_connections} within it and churned connections ($n runs)" };
+}
+
+# file_extend_method on filesystem $fs: concurrent COPY with each method.
+sub check_extend_method
+{
+	my ($dir, $row, $fs) = @_;
+	my $server = $row->{server};
+	my ($value, $other) = advised_pair($row) or return { verdict => 'not checked', effect => 'no value advised' };
+	my $own = own_check($dir, $row, $value, $other);
+	return $own if $own;
+	my $copy = ok_rows($dir, file_of(copy => 'runs'));
+	my @here = grep { $_->{server} eq $server && $_->{fs} eq $fs } @$copy;
+	return { verdict => 'not checked', effect => "the copy benchmark ran no COPY on $fs on $server" } unless @here;
+	my @clients = sort { $a <=> $b } distinct(map { $_->{clients} } @here);
+	# the advice's sessions (4) where COPY ran with as many clients
+	my ($clients) = ((grep { $_ == 4 } @clients), $clients[-1]);
+	my @ios = distinct(map { $_->{io_method} } @here);
+	my ($io) = ((grep { $_ eq 'worker' } @ios), @ios);
+	my %m = (server => $server, fs => $fs, clients => $clients, io_method => $io);
+	return judge(values_where($copy, 'seconds', %m, file_extend_method => $value),
+		values_where($copy, 'seconds', %m, file_extend_method => $other),
+		"concurrent COPY on $fs, $clients clients ($io): $value against $other", claimed_within($row));
+}
+
+# io_method decided by cold reads: the reads benchmark's cold scans on the
+# storage of the tablespace the gain was measured on.
+sub check_io_method_reads
+{
+	my ($dir, $row, $value, $other) = @_;
+	my $server = $row->{server};
+	my $own = own_check($dir, $row, $value, $other);
+	return $own if $own;
+	my $reads = ok_rows($dir, file_of(reads => 'runs'));
+	my @here = grep { $_->{server} eq $server && $_->{workload} eq 'seqscan' } @$reads;
+	return { verdict => 'not checked', effect => "the reads benchmark ran no cold scan on $server" } unless @here;
+	# (advise names a storage kind's tablespace after it: latency_1ms)
+	my ($space) = $row->{evidence} =~ /^cold reads on tablespace (\S+) /;
+	my ($st) = grep { s/[^a-z0-9]/_/gr eq $space } distinct(map { $_->{storage} } @here);
+	return { verdict => 'not checked',
+		effect => "the read gain was measured on tablespace $space, a storage the reads benchmark did not measure" }
+	  unless $st;
+	# the first value of every other axis, the cache cold
+	my %m = (server => $server, workload => 'seqscan', storage => $st, cache => 'cold',
+		map { my $k = $_; ($k => (distinct(map { $_->{$k} } @here))[0] // '') } qw(read_ahead eic io_combine_limit direct));
+	return judge(values_where($reads, 'seconds', %m, io_method => $value),
+		values_where($reads, 'seconds', %m, io_method => $other),
+		"cold sequential scans on $st: io_method $value against $other");
+}
+
+# io_method: cold reads where they decided it, else connection churn.
+sub check_io_method
+{
+	my ($dir, $row) = @_;
+	my ($value, $other) = advised_pair($row) or return { verdict => 'not checked', effect => 'no value advised' };
+	return check_io_method_reads($dir, $row, $value, $other) if defined decided_by_reads($row);
+	my $churn = ok_rows($dir, file_of(churn => 'runs'));
+	my %m = (server => $row->{server}, max_connections => $row->{max_connections});
+	return judge(values_where($churn, 'conn_ms', %m, io_method => $value),
+		values_where($churn, 'conn_ms', %m, io_method => $other),
+		"connection churn at max_connections $row->{max_connections}: io_method $value against $other");
+}
+
+# The ring layout: connection churn under io_uring on the server of each
+# layout.
+sub check_ring_layout
+{
+	my ($dir, $row, $rows) = @_;
+	my $server = $row->{server};
+	my $region = $row->{current} =~ /^one region/;
+	# the server of the other layout, as its own advice row says
+	my ($twin) = map { $_->{server} }
+	  grep { $_->{server} ne $server && ($_->{current} =~ /^one region/) != $region } pg18_layout_rows($rows);
+	return { verdict => 'not checked', effect => 'no server of the other layout measured in this run' } unless $twin;
+	my ($with_region, $separate) = $region ? ($server, $twin) : ($twin, $server);
+	my $churn = ok_rows($dir, file_of(churn => 'runs'));
+	my %m = (io_method => 'io_uring', max_connections => $row->{max_connections});
+	return judge(values_where($churn, 'conn_ms', %m, server => $region ? $server : $with_region),
+		values_where($churn, 'conn_ms', %m, server => $region ? $separate : $server),
+		"connection churn under io_uring at max_connections $row->{max_connections}: one region ($with_region) "
+		  . "against separate mappings ($separate)");
+}
+
 # One advice row (a hash of advise.tsv's columns) of a run in $dir:
 # { verdict, effect }. $rows: every advice row of the run (for the other
 # layout's server).
 sub check_advice
 {
 	my ($dir, $row, $rows) = @_;
-	my ($setting, $advice, $current, $server) = @$row{qw(setting advice current server)};
+	my ($setting, $advice) = @$row{qw(setting advice)};
 	# before PostgreSQL 18 (its io_method row says there is none): claims for 18
-	my $pre18 = { pre18_servers($rows) }->{$server};
-	if ($setting =~ /^ulimit/)
-	{
-		# a limit kept is a claim that io_uring's rings at this
-		# max_connections fit in it: the churn runs started this server so
-		# (before 18: a PostgreSQL 18 server under the same user's limits)
-		return { verdict => 'not checked', effect => 'a limit to raise: the benchmark runs under the limits it has' }
-		  unless $advice =~ /^keep /;
-		my $churn = runs($dir, 'churn-runs.tsv');
-		my %m = (io_method => 'io_uring', max_connections => $row->{max_connections});
-		my ($ran) = grep { @{ values_where($churn, 'conn_ms', %m, server => $_) } } $pre18
-		  ? distinct(map { $_->{server} } pg18_layout_rows($rows))
-		  : ($server);
-		return { verdict => 'not checked', effect => "no churn ran $server under io_uring at max_connections $row->{max_connections}" }
-		  unless $ran;
-		my $n = @{ values_where($churn, 'conn_ms', %m, server => $ran) };
-		return { verdict => 'held',
-			effect => "$ran started under io_uring at max_connections $row->{max_connections} within it and churned connections ($n runs)" };
-	}
+	my $pre18 = { pre18_servers($rows) }->{ $row->{server} };
+	return check_ulimit($dir, $row, $rows, $pre18) if $setting =~ /^ulimit/;
 	return { verdict => 'not checked', effect => "the call's own budget (it took $row->{seconds} s of $row->{budget} s)" }
 	  if $setting eq 'budget';
 	return { verdict => 'not checked', effect => 'nothing to set on this server' } if $advice =~ /^none/;
 	return pg18_claim($dir, $row, $rows) if $pre18 || $advice =~ /^on PostgreSQL 18/;
-	if ($setting =~ /^file_extend_method \((\w+)\)$/)
-	{
-		my $fs = $1;
-		my ($value, $other) = advised_pair($row) or return { verdict => 'not checked', effect => 'no value advised' };
-		my $own = own_check($dir, $row, $value, $other);
-		return $own if $own;
-		my $copy = runs($dir, 'copy-runs.tsv');
-		my @here = grep { $_->{server} eq $server && $_->{fs} eq $fs } @$copy;
-		return { verdict => 'not checked', effect => "the copy benchmark ran no COPY on $fs on $server" } unless @here;
-		my @clients = sort { $a <=> $b } distinct(map { $_->{clients} } @here);
-		# the advice's sessions (4) where COPY ran with as many clients
-		my ($clients) = ((grep { $_ == 4 } @clients), $clients[-1]);
-		my @ios = distinct(map { $_->{io_method} } @here);
-		my ($io) = ((grep { $_ eq 'worker' } @ios), @ios);
-		my %m = (server => $server, fs => $fs, clients => $clients, io_method => $io);
-		return judge(values_where($copy, 'seconds', %m, file_extend_method => $value),
-			values_where($copy, 'seconds', %m, file_extend_method => $other),
-			"concurrent COPY on $fs, $clients clients ($io): $value against $other", claimed_within($row));
-	}
-	if ($setting eq 'io_method')
-	{
-		my ($value, $other) = advised_pair($row) or return { verdict => 'not checked', effect => 'no value advised' };
-		if (defined decided_by_reads($row))
-		{
-			my $own = own_check($dir, $row, $value, $other);
-			return $own if $own;
-			my $reads = runs($dir, 'reads-runs.tsv');
-			my @here = grep { $_->{server} eq $server && $_->{workload} eq 'seqscan' } @$reads;
-			return { verdict => 'not checked', effect => "the reads benchmark ran no cold scan on $server" } unless @here;
-			# the storage of the tablespace the read gain was measured on
-			# (advise names a storage kind's tablespace after it: latency_1ms)
-			my ($space) = $row->{evidence} =~ /^cold reads on tablespace (\S+) /;
-			my ($st) = grep { s/[^a-z0-9]/_/gr eq $space } distinct(map { $_->{storage} } @here);
-			return { verdict => 'not checked',
-				effect => "the read gain was measured on tablespace $space, a storage the reads benchmark did not measure" }
-			  unless $st;
-			# the first value of every other axis, the cache cold
-			my %m = (server => $server, workload => 'seqscan', storage => $st, cache => 'cold',
-				map { my $k = $_; ($k => (distinct(map { $_->{$k} } @here))[0] // '') } qw(read_ahead eic io_combine_limit direct));
-			return judge(values_where($reads, 'seconds', %m, io_method => $value),
-				values_where($reads, 'seconds', %m, io_method => $other),
-				"cold sequential scans on $st: io_method $value against $other");
-		}
-		my $churn = runs($dir, 'churn-runs.tsv');
-		my %m = (server => $server, max_connections => $row->{max_connections});
-		return judge(values_where($churn, 'conn_ms', %m, io_method => $value),
-			values_where($churn, 'conn_ms', %m, io_method => $other),
-			"connection churn at max_connections $row->{max_connections}: io_method $value against $other");
-	}
-	if ($setting eq 'ring layout')
-	{
-		my $region = $current =~ /^one region/;
-		# the server of the other layout, as its own advice row says
-		my ($twin) = map { $_->{server} }
-		  grep { $_->{server} ne $server && ($_->{current} =~ /^one region/) != $region } pg18_layout_rows($rows);
-		return { verdict => 'not checked', effect => 'no server of the other layout measured in this run' } unless $twin;
-		my ($with_region, $separate) = $region ? ($server, $twin) : ($twin, $server);
-		my $churn = runs($dir, 'churn-runs.tsv');
-		my %m = (io_method => 'io_uring', max_connections => $row->{max_connections});
-		return judge(values_where($churn, 'conn_ms', %m, server => $region ? $server : $with_region),
-			values_where($churn, 'conn_ms', %m, server => $region ? $separate : $server),
-			"connection churn under io_uring at max_connections $row->{max_connections}: one region ($with_region) "
-			  . "against separate mappings ($separate)");
-	}
+	return check_extend_method($dir, $row, $1) if $setting =~ /^file_extend_method \((\w+)\)$/;
+	return check_io_method($dir, $row) if $setting eq 'io_method';
+	return check_ring_layout($dir, $row, $rows) if $setting eq 'ring layout';
 	return { verdict => 'not checked', effect => 'no workload is declared for this setting' };
 }
 

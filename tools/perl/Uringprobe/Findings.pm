@@ -11,7 +11,8 @@ use warnings;
 use Exporter 'import';
 use Uringprobe::Stats;
 use Uringprobe::TextTable qw(read_tsv);
-use Uringprobe::Benchmarks qw(file_of cell_key);
+use Uringprobe::Manifest qw(benchmarks file_of cell_key);
+use Uringprobe::TsvRows qw(ok_rows values_where);
 
 our @EXPORT = qw(findings);
 
@@ -37,24 +38,6 @@ my %reports = (
 );
 sub finding_of { my ($n) = @_; return (report => $n, title => $reports{$n}[0], reported => $reports{$n}[1]); }
 
-# The runs of a runs file as hashes by column, those that ran ('ok').
-sub runs_of
-{
-	my ($dir, $file) = @_;
-	return [] unless -f "$dir/$file";
-	my ($h, @rows) = read_tsv("$dir/$file");
-	my @runs = map { my $r = $_; +{ map { $h->[$_] => $r->[$_] } 0 .. $#$h } } @rows;
-	return [ grep { ($_->{status} // 'ok') eq 'ok' } @runs ];
-}
-
-# The values of $metric in the runs matching every column => value given.
-sub values_of
-{
-	my ($runs, $metric, %match) = @_;
-	return [ grep { defined && $_ ne '' }
-		  map { $_->{$metric} } grep { my $r = $_; !grep { ($r->{$_} // '') ne $match{$_} } keys %match } @$runs ];
-}
-
 # x over y: the ratio of their medians, its interval and verdict; undef
 # when either side has no runs.
 sub compare
@@ -72,6 +55,9 @@ sub said
 	return sprintf('%.2fx (%s)', $c->{ratio},
 		$c->{ci} ne '' ? "95% interval $c->{ci} over $c->{runs}[0] and $c->{runs}[1] runs: $c->{verdict}" : $c->{verdict});
 }
+
+# the same in a few words, for a headline: "1.95x (differs)"
+sub brief { my ($c) = @_; return sprintf('%.2fx (%s)', $c->{ratio}, $c->{verdict}); }
 
 sub more { my ($c) = @_; return $c && $c->{verdict} eq 'differs' && $c->{ratio} > 1; }
 sub less { my ($c) = @_; return $c && $c->{verdict} eq 'differs' && $c->{ratio} < 1; }
@@ -121,8 +107,8 @@ sub rings_finding
 {
 	my ($dir) = @_;
 	my %f = finding_of(1);
-	my $churn = runs_of($dir, file_of(churn => 'runs'));
-	my $rings = runs_of($dir, file_of(rings => 'runs'));
+	my $churn = ok_rows($dir, file_of(churn => 'runs'));
+	my $rings = ok_rows($dir, file_of(rings => 'runs'));
 	my @here;
 	my ($symptom, $fix);
 	if (grep { $_->{server} eq 'pg18-separate' } @$churn)
@@ -131,13 +117,13 @@ sub rings_finding
 			  grep { $_->{server} eq 'pg18-separate' && $_->{io_method} eq 'io_uring' } @$churn));
 		if (defined $mc)
 		{
-			$symptom = compare(map { values_of($churn, 'conn_ms', server => 'pg18-separate', io_method => $_, max_connections => $mc) } qw(io_uring sync));
-			$fix = compare(map { values_of($churn, 'conn_ms', server => 'pg18-combined', io_method => $_, max_connections => $mc) } qw(io_uring sync));
+			$symptom = compare(map { values_where($churn, 'conn_ms', server => 'pg18-separate', io_method => $_, max_connections => $mc) } qw(io_uring sync));
+			$fix = compare(map { values_where($churn, 'conn_ms', server => 'pg18-combined', io_method => $_, max_connections => $mc) } qw(io_uring sync));
 			push @here, "connection time io_uring / sync at max_connections $mc: pg18-separate " . said($symptom) if $symptom;
 			push @here, 'pg18-combined (one region) ' . said($fix) if $fix;
 			my $cost = $symptom
-			  ? median(@{ values_of($churn, 'conn_ms', server => 'pg18-separate', io_method => 'io_uring', max_connections => $mc) })
-			  - median(@{ values_of($churn, 'conn_ms', server => 'pg18-separate', io_method => 'sync', max_connections => $mc) })
+			  ? median(@{ values_where($churn, 'conn_ms', server => 'pg18-separate', io_method => 'io_uring', max_connections => $mc) })
+			  - median(@{ values_where($churn, 'conn_ms', server => 'pg18-separate', io_method => 'sync', max_connections => $mc) })
 			  : 0;
 			$f{advice} = sprintf('PostgreSQL 18 with io_method=io_uring: build against a liburing with io_uring_queue_init_mem '
 				  . '(2.7 or later: one region, as pg18-combined), or set io_method=worker; here each connection paid '
@@ -150,12 +136,15 @@ sub rings_finding
 	{
 		my ($n) = reverse numerically(distinct(map { $_->{rings} } grep { $_->{server} eq $server && $_->{variant} eq 'mmap' } @$rings));
 		$mechanism = defined $n
-		  ? compare(map { values_of($rings, 'p50_us', server => $server, where => 'backend', variant => $_, rings => $n) } qw(mmap no_mmap))
+		  ? compare(map { values_where($rings, 'p50_us', server => $server, where => 'backend', variant => $_, rings => $n) } qw(mmap no_mmap))
 		  : undef;
 		push @here, "fork and exit of a backend holding $n rings ($server), mmap layout / one region " . said($mechanism)
 		  if $mechanism;
 	}
 	$f{here} = join('; ', @here);
+	$f{headline} = join('; ', ($symptom ? 'connection time io_uring / sync: one ring per backend ' . brief($symptom) : ()),
+		($fix ? 'one region ' . brief($fix) : ()),
+		($mechanism ? 'fork and exit, mmap / one region ' . brief($mechanism) : ()));
 	$f{verdict} = verdict([ judged($symptom, 1), 'the slower connections' ],
 		[ judged($mechanism, 1), 'the fork cost of the mappings' ],
 		'run the rings and churn benchmarks with pg18-separate');
@@ -167,10 +156,10 @@ sub completions_finding
 {
 	my ($dir, $kernel, $cpus) = @_;
 	my %f = finding_of(2);
-	my $runs = runs_of($dir, file_of(completions => 'runs'));
+	my $runs = ok_rows($dir, file_of(completions => 'runs'));
 	my %report2 = (where => 'backend', op => 'recv', flags_in_effect => 'sqpoll', depth => 100);
-	my $each = values_of($runs, 'sqpoll_ns_per_completion', %report2, resubmit => 'each');
-	my $batch = values_of($runs, 'sqpoll_ns_per_completion', %report2, resubmit => 'batch');
+	my $each = values_where($runs, 'sqpoll_ns_per_completion', %report2, resubmit => 'each');
+	my $batch = values_where($runs, 'sqpoll_ns_per_completion', %report2, resubmit => 'batch');
 	my @here;
 	push @here, sprintf('the SQPOLL thread\'s CPU per completion in the report\'s cell (recv, depth 100, replaced per CQE): %.0f ns', median(@$each)) if @$each;
 	my $c = compare($each, $batch);
@@ -199,6 +188,9 @@ sub completions_finding
 		push @here, sprintf('CQ posting %.1f%% of the SQPOLL thread\'s samples (perf)', $share) if defined $share;
 	}
 	$f{here} = join('; ', @here);
+	$f{headline} = join('; ', (@$each ? sprintf('SQPOLL thread CPU per completion %.0f ns', median(@$each)) : ()),
+		($c ? 'per CQE / per batch ' . brief($c) : ()),
+		(defined $share ? sprintf('CQ posting %.1f%% of its samples', $share) : ()));
 	$f{verdict} =
 	    !@$each ? 'not measurable here: the completions benchmark did not run recv with SQPOLL at depth 100'
 	  : !defined $share ? 'not measurable here: the report\'s figure is a share of the SQPOLL thread\'s kernel profile; run make bench PERF=1 as root'
@@ -213,8 +205,8 @@ sub extend_finding
 {
 	my ($dir) = @_;
 	my %f = finding_of(3);
-	my $sizing = runs_of($dir, file_of(extend => 'sizing_runs'));
-	my $copy = runs_of($dir, file_of(copy => 'runs'));
+	my $sizing = ok_rows($dir, file_of(extend => 'sizing_runs'));
+	my $copy = ok_rows($dir, file_of(copy => 'runs'));
 	my @here;
 	my ($mechanism, @regression);
 	my ($fs) = grep { my $n = $_; grep { $_->{fs} eq $n } @$sizing, @$copy } qw(xfs ext4 btrfs);
@@ -222,21 +214,25 @@ sub extend_finding
 	{
 		# the session count where the waiters sizing switched most
 		my ($n) = sort {
-			median(@{ values_of($sizing, 'switches', fs => $fs, sizing => 'waiters', sessions => $b) })
-			  <=> median(@{ values_of($sizing, 'switches', fs => $fs, sizing => 'waiters', sessions => $a) })
+			median(@{ values_where($sizing, 'switches', fs => $fs, sizing => 'waiters', sessions => $b) })
+			  <=> median(@{ values_where($sizing, 'switches', fs => $fs, sizing => 'waiters', sessions => $a) })
 		} grep { $_ >= 2 } distinct(map { $_->{sessions} } grep { $_->{fs} eq $fs } @$sizing);
 		if (defined $n)
 		{
-			$mechanism = compare(map { values_of($sizing, 'seconds', fs => $fs, sessions => $n, sizing => $_) } qw(waiters waiters_prior));
+			$mechanism = compare(map { values_where($sizing, 'seconds', fs => $fs, sessions => $n, sizing => $_) } qw(waiters waiters_prior));
 			push @here, sprintf('extension sized by the waiters, %s, %d sessions: %s fallocate<->zeros switches '
 				  . 'without the fix, %s with it; time without / with %s', $fs, $n,
-				median(@{ values_of($sizing, 'switches', fs => $fs, sessions => $n, sizing => 'waiters') }),
-				median(@{ values_of($sizing, 'switches', fs => $fs, sessions => $n, sizing => 'waiters_prior') }),
+				median(@{ values_where($sizing, 'switches', fs => $fs, sessions => $n, sizing => 'waiters') }),
+				median(@{ values_where($sizing, 'switches', fs => $fs, sessions => $n, sizing => 'waiters_prior') }),
 				said($mechanism)) if $mechanism;
 			# tmpfs has no disk: what the smaller extensions cost by their
 			# number alone, with no filesystem penalty
-			my $control = compare(map { values_of($sizing, 'seconds', fs => 'tmpfs', sessions => $n, sizing => $_) } qw(waiters waiters_prior));
+			my $control = compare(map { values_where($sizing, 'seconds', fs => 'tmpfs', sessions => $n, sizing => $_) } qw(waiters waiters_prior));
 			push @here, "on tmpfs (no disk: the cost of more, smaller extensions alone) " . said($control) if $mechanism && $control;
+			$f{headline} = sprintf('%s, %d sessions: %s fallocate<->zeros switches without the fix, %s with it; time without / with %s',
+				$fs, $n, median(@{ values_where($sizing, 'switches', fs => $fs, sessions => $n, sizing => 'waiters') }),
+				median(@{ values_where($sizing, 'switches', fs => $fs, sessions => $n, sizing => 'waiters_prior') }),
+				brief($mechanism)) if $mechanism;
 		}
 	}
 	if ($fs && grep { $_->{server} eq 'pg18-noprior' } @$copy)
@@ -244,16 +240,17 @@ sub extend_finding
 		my @worse;
 		for my $c (grep { $_ >= 2 } numerically(distinct(map { $_->{clients} } @$copy)))
 		{
-			my $pg15 = values_of($copy, 'seconds', server => 'pg15', fs => $fs, clients => $c);
-			my $noprior = values_of($copy, 'seconds', server => 'pg18-noprior', fs => $fs, clients => $c);
+			my $pg15 = values_where($copy, 'seconds', server => 'pg15', fs => $fs, clients => $c);
+			my $noprior = values_where($copy, 'seconds', server => 'pg18-noprior', fs => $fs, clients => $c);
 			my $r = compare($noprior, $pg15);
-			my $fixed = values_of($copy, 'seconds', server => 'pg18-combined', io_method => 'sync',
+			my $fixed = values_where($copy, 'seconds', server => 'pg18-combined', io_method => 'sync',
 				file_extend_method => 'posix_fallocate', fs => $fs, clients => $c);
 			my $p = compare($fixed, $pg15);
 			next unless $r;
 			# the report's regression: slower than 15, and slower than
 			# the same server with the fix (else something else made it)
 			my $q = compare($noprior, $fixed);
+			$f{copy_headline} //= "COPY, $c clients: pg18-noprior / pg15 " . brief($r) . ($q ? ', / the fix ' . brief($q) : '');
 			push @worse, "$c clients: pg18-noprior / pg15 " . said($r) . ($q ? ', / pg18 (the fix) ' . said($q) : '')
 			  . ($p ? ', pg18 / pg15 ' . said($p) : '');
 			my $jr = judged($r, 1);
@@ -262,16 +259,17 @@ sub extend_finding
 		push @here, "COPY on $fs: " . join('; ', @worse) if @worse;
 	}
 	$f{here} = join('; ', @here);
+	$f{headline} = join('; ', grep { defined } $f{headline}, delete $f{copy_headline});
 	$f{verdict} = verdict([ any_judged(@regression), 'the COPY regression',
 			'it needs pg18-noprior, measured with PROFILE=full or SERVERS naming it' ],
 		[ judged($mechanism, 1), 'the alternation of extensions sized by the waiters' ],
 		'run the extend benchmark on a scratch XFS');
-	my $extend = runs_of($dir, file_of(extend => 'runs'));
+	my $extend = ok_rows($dir, file_of(extend => 'runs'));
 	if ($fs && @$extend)
 	{
 		my ($n) = reverse numerically(distinct(map { $_->{sessions} } grep { $_->{fs} eq $fs } @$extend));
 		my %m = (fs => $fs, where => 'backend', interface => 'sync', sessions => $n);
-		my $z = compare(map { values_of($extend, 'seconds', %m, strategy => $_) } qw(mdzeroextend write_zeros));
+		my $z = compare(map { values_where($extend, 'seconds', %m, strategy => $_) } qw(mdzeroextend write_zeros));
 		$f{advice} = "on $fs, file_extend_method = write_zeros (PostgreSQL 18): mdzeroextend's mix took " . said($z)
 		  . " the time of zeros alone at $n sessions" if more($z);
 	}
@@ -283,15 +281,17 @@ sub events_finding
 {
 	my ($dir) = @_;
 	my %f = finding_of(4);
-	my $runs = runs_of($dir, file_of(events => 'runs'));
+	my $runs = ok_rows($dir, file_of(events => 'runs'));
 	my %m = (where => 'backend', pipes => 1, peer => 'self');
-	my $epoll = values_of($runs, 'ops_per_sec', %m, variant => 'epoll');
-	my $oneshot = compare(values_of($runs, 'ops_per_sec', %m, variant => 'uring_oneshot'), $epoll);
-	my $multi = compare(values_of($runs, 'ops_per_sec', %m, variant => 'uring_multishot'), $epoll);
-	my $multi_defer = compare(values_of($runs, 'ops_per_sec', %m, variant => 'uring_multishot_defer'), $epoll);
+	my $epoll = values_where($runs, 'ops_per_sec', %m, variant => 'epoll');
+	my $oneshot = compare(values_where($runs, 'ops_per_sec', %m, variant => 'uring_oneshot'), $epoll);
+	my $multi = compare(values_where($runs, 'ops_per_sec', %m, variant => 'uring_multishot'), $epoll);
+	my $multi_defer = compare(values_where($runs, 'ops_per_sec', %m, variant => 'uring_multishot_defer'), $epoll);
 	$f{here} = join('; ', ($oneshot ? 'events/s one-shot / epoll ' . said($oneshot) : ()),
 		($multi ? 'multishot / epoll ' . said($multi) : ()),
 		($multi_defer ? 'multishot + DEFER_TASKRUN / epoll ' . said($multi_defer) : ()));
+	$f{headline} = join(', ', ($oneshot ? 'events/s against epoll: one-shot ' . brief($oneshot) : ()),
+		($multi ? 'multishot ' . brief($multi) : ()), ($multi_defer ? 'multishot + DEFER_TASKRUN ' . brief($multi_defer) : ()));
 	$f{verdict} = verdict([ judged($oneshot, -1), 'one-shot polls slower than epoll' ], undef,
 		'run the events benchmark with one pipe and the waiter writing its own bytes');
 	$f{advice} = 'an event loop on io_uring: multishot polls (IORING_POLL_ADD_MULTI)'
@@ -310,14 +310,14 @@ sub reads_finding
 {
 	my ($dir) = @_;
 	my %f = finding_of(5);
-	my $runs = runs_of($dir, file_of(reads => 'runs'));
+	my $runs = ok_rows($dir, file_of(reads => 'runs'));
 	my @storages = distinct(map { $_->{storage} } @$runs);
 	my ($st) = (sort { ($b =~ /^latency-([\d.]+)ms$/ ? $1 : 0) <=> ($a =~ /^latency-([\d.]+)ms$/ ? $1 : 0) } @storages);
 	my ($server) = distinct(map { $_->{server} } @$runs);
 	# the first value of every other axis, the cache cold
 	my %m = (server => $server // '', storage => $st // '', cache => 'cold',
 		map { my $k = $_; ($k => (distinct(map { $_->{$k} } @$runs))[0] // '') } qw(read_ahead eic io_combine_limit direct));
-	my $sec = sub { my ($io, $w) = @_; return values_of($runs, 'seconds', %m, io_method => $io, workload => $w); };
+	my $sec = sub { my ($io, $w) = @_; return values_where($runs, 'seconds', %m, io_method => $io, workload => $w); };
 	my ($worker) = grep { /^worker/ } distinct(map { $_->{io_method} } @$runs);
 	my $wname = $worker ? ($worker =~ /^worker:(\d+)$/ ? "worker($1)" : 'worker(3)') : '';
 	my $uring = compare($sec->('sync', 'seqscan'), $sec->('io_uring', 'seqscan'));
@@ -333,6 +333,8 @@ sub reads_finding
 		($over ? "io_uring over $wname " . said($over) : ()),
 		($bitmap ? 'bitmap heap scan, io_uring over sync ' . said($bitmap) : ()),
 		($index ? 'index scan (the control), io_uring over sync ' . said($index) . control_note($index, $runs, %m) : ()));
+	$f{headline} = join(', ', ($uring ? "cold seqscan on $st, speed over sync: io_uring " . brief($uring) : ()),
+		($wk ? "$wname " . brief($wk) : ()), ($bitmap ? 'bitmap heap scan io_uring ' . brief($bitmap) : ()));
 	$f{verdict} = verdict([ judged($uring, 1), 'io_uring faster than sync on a cold seqscan' ], undef,
 		'run the reads benchmark (make bench BENCHES=reads)');
 	$f{advice} = more($over) ? "io_method = io_uring where reads wait on the device ($where here)"
@@ -349,23 +351,22 @@ sub control_note
 {
 	my ($index, $runs, %m) = @_;
 	return '' unless (more($index) || less($index)) && abs($index->{ratio} - 1) > 0.05;
-	my ($sync, $uring) = map { median(@{ values_of($runs, 'io_read_ms', %m, io_method => $_, workload => 'index') }) } qw(sync io_uring);
+	my ($sync, $uring) = map { median(@{ values_where($runs, 'io_read_ms', %m, io_method => $_, workload => 'index') }) } qw(sync io_uring);
 	return ': the control does not hold here'
 	  . ($sync ne '' && $uring ne '' ? sprintf(' (its reads waited %.0f ms under sync, %.0f under io_uring: pg_stat_io read_time)', $sync, $uring) : '');
 }
 
-# The findings of the benchmarks a run had.
+# Each finding's function, by its number.
+my %finding = (1 => \&rings_finding, 2 => \&completions_finding, 3 => \&extend_finding, 4 => \&events_finding,
+	5 => \&reads_finding);
+
+# The findings of the benchmarks a run had: each finding one of them
+# feeds (its manifest's report key), in the findings' order.
 sub findings
 {
 	my ($dir, $benchmarks, $kernel, $cpus) = @_;
 	my %ran = map { $_ => 1 } split ' ', $benchmarks // '';
-	my @f;
-	push @f, rings_finding($dir) if $ran{rings} || $ran{churn};
-	push @f, completions_finding($dir, $kernel, $cpus) if $ran{completions};
-	push @f, extend_finding($dir) if $ran{extend} || $ran{copy};
-	push @f, events_finding($dir) if $ran{events};
-	push @f, reads_finding($dir) if $ran{reads};
-	return @f;
+	my %fed = map { $_->{report} => 1 } grep { $_->{report} && $ran{ $_->{name} } } benchmarks();
+	return map { $finding{$_}->($dir, $kernel, $cpus) } grep { $fed{$_} } sort { $a <=> $b } keys %finding;
 }
-
 1;

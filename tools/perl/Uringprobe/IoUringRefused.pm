@@ -17,14 +17,12 @@ use Uringprobe::Cluster;
 
 our @EXPORT = qw(check_io_uring_refused);
 
-# check_io_uring_refused(server => $server, label => 'seccomp',
-#   cli => [ prefix ], start => { start_cluster's arguments },
-#   env => { row => qr/value/ }, cause => qr/.../)
-sub check_io_uring_refused
+# Under io_method=sync, every experiment that needs io_uring fails with
+# one error naming the cause, leaving the backend as it was; the others
+# still run, and leave no scratch file.
+sub check_calls
 {
-	my (%p) = @_;
-	my $server = $p{server};
-	my $name = "$server->{name} ($p{label})";
+	my ($node, $name, $cause) = @_;
 	my $scratch = default_scratch_dir();
 	my $state = backend_state_sql();
 	my @need_io_uring = (
@@ -39,6 +37,52 @@ sub check_io_uring_refused
 		"uringprobe_extend('$scratch', 'mdzeroextend', 'sync', total_mb => 1)",
 		"uringprobe_events('epoll', 1, 1000)",
 		"uringprobe_events('pg_waiteventset', 1, 1000)");
+	for my $call (@need_io_uring)
+	{
+		my ($ret, $stdout, $stderr) = $node->psql('postgres', "$state; SELECT count(*) FROM $call; $state",
+			extra_params => ['--set=VERBOSITY=verbose'], on_error_stop => 0);
+		like($stderr, qr/ERROR:  42501: uringprobe: io_uring_queue_init: Operation not permitted/,
+			"$name: $call: fails with 42501, naming the call and errno");
+		is(scalar(() = $stderr =~ /ERROR:/g), 1, "$name: $call: one error");
+		like($stderr, qr/HINT:  .*$cause/, "$name: $call: the hint names the cause");
+		my ($before, $after) = split /\n/, $stdout;
+		is($after, $before, "$name: $call: the backend holds what it held ($before)");
+	}
+	for my $call (@without)
+	{
+		is($node->safe_psql('postgres', "SELECT status FROM $call"), 'ok', "$name: $call still runs");
+	}
+	is_deeply([ scratch_files($scratch) ], [], "$name: no scratch file left");
+}
+
+# The advice: worker, because io_uring is refused; nothing about rings
+# measured, and said so.
+sub check_advice_refused
+{
+	my ($node, $server, $name, $cause) = @_;
+	my %advice = map { my @c = split /\x1f/, $_, 4; ($c[0] => { advice => $c[1], confidence => $c[2], evidence => $c[3] }) }
+	  split /\n/, $node->safe_psql('postgres',
+		"SELECT concat_ws(E'\\x1f', setting, advice, confidence, evidence) FROM uringprobe_advise(budget => '2 s')");
+	my $on18 = $server->{major} >= 18 ? '' : 'on PostgreSQL 18: ';
+	is($advice{io_method}{advice}, "${on18}io_method = worker", "$name: the advice is io_method = worker");
+	is($advice{io_method}{confidence}, 'high', "$name: with confidence high");
+	like($advice{io_method}{evidence}, qr/^io_uring_setup fails in this process: EPERM .*$cause/,
+		"$name: because io_uring is refused, naming the cause");
+	like($advice{'ring layout'}{evidence}, qr/^fork cost not measured: this process cannot create a ring/,
+		"$name: the fork cost is not measured, and says why");
+	like($advice{io_method}{evidence}, qr/NO_MMAP and DEFER_TASKRUN unknown \(no ring could be created: EPERM\)/,
+		"$name: the kernel's setup flags are unknown without a ring, not refused");
+}
+
+# check_io_uring_refused(server => $server, label => 'seccomp',
+#   cli => [ prefix ], start => { start_cluster's arguments },
+#   env => { row => qr/value/ }, cause => qr/.../)
+sub check_io_uring_refused
+{
+	my (%p) = @_;
+	my $server = $p{server};
+	my $name = "$server->{name} ($p{label})";
+	my $scratch = default_scratch_dir();
 
 	my ($out) = run_command([ @{ $p{cli} }, "$server->{bindir}/uringprobe-cli", 'environment', '--format', 'tsv' ]);
 	for my $row (sort keys %{ $p{env} })
@@ -74,37 +118,8 @@ sub check_io_uring_refused
 			"$name: ... saying why no ring could be made");
 	}
 
-	for my $call (@need_io_uring)
-	{
-		my ($ret, $stdout, $stderr) = $node->psql('postgres', "$state; SELECT count(*) FROM $call; $state",
-			extra_params => ['--set=VERBOSITY=verbose'], on_error_stop => 0);
-		like($stderr, qr/ERROR:  42501: uringprobe: io_uring_queue_init: Operation not permitted/,
-			"$name: $call: fails with 42501, naming the call and errno");
-		is(scalar(() = $stderr =~ /ERROR:/g), 1, "$name: $call: one error");
-		like($stderr, qr/HINT:  .*$p{cause}/, "$name: $call: the hint names the cause");
-		my ($before, $after) = split /\n/, $stdout;
-		is($after, $before, "$name: $call: the backend holds what it held ($before)");
-	}
-	for my $call (@without)
-	{
-		is($node->safe_psql('postgres', "SELECT status FROM $call"), 'ok', "$name: $call still runs");
-	}
-	is_deeply([ scratch_files($scratch) ], [], "$name: no scratch file left");
-
-	# The advice: worker, because io_uring is refused; nothing about rings
-	# measured, and said so.
-	my %advice = map { my @c = split /\x1f/, $_, 4; ($c[0] => { advice => $c[1], confidence => $c[2], evidence => $c[3] }) }
-	  split /\n/, $node->safe_psql('postgres',
-		"SELECT concat_ws(E'\\x1f', setting, advice, confidence, evidence) FROM uringprobe_advise(budget => '2 s')");
-	my $on18 = $server->{major} >= 18 ? '' : 'on PostgreSQL 18: ';
-	is($advice{io_method}{advice}, "${on18}io_method = worker", "$name: the advice is io_method = worker");
-	is($advice{io_method}{confidence}, 'high', "$name: with confidence high");
-	like($advice{io_method}{evidence}, qr/^io_uring_setup fails in this process: EPERM .*$p{cause}/,
-		"$name: because io_uring is refused, naming the cause");
-	like($advice{'ring layout'}{evidence}, qr/^fork cost not measured: this process cannot create a ring/,
-		"$name: the fork cost is not measured, and says why");
-	like($advice{io_method}{evidence}, qr/NO_MMAP and DEFER_TASKRUN unknown \(no ring could be created: EPERM\)/,
-		"$name: the kernel's setup flags are unknown without a ring, not refused");
+	check_calls($node, $name, $p{cause});
+	check_advice_refused($node, $server, $name, $p{cause});
 	$node->stop;
 	return;
 }

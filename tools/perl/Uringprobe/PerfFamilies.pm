@@ -10,7 +10,7 @@ use strict;
 use warnings;
 use Exporter 'import';
 
-our @EXPORT = qw(perf_families);
+our @EXPORT = qw(perf_families profiled_benchmarks);
 
 # The kernel's CQ posting: filling a CQE and committing the CQ ring
 # (report 2's io_commit_cqring and __io_cqring_fill_event; batched since 5.9).
@@ -51,6 +51,14 @@ sub perf_families
 	my ($bench) = @_;
 	return map { { id => $_->[0], title => $_->[1], re => $_->[2], threads => $_->[3] // 'all' } }
 	  @{ $families{$bench} // [] };
+}
+
+# The benchmarks whose cells' kernel profiles have families, in the
+# benchmarks' order (the list every reader takes).
+sub profiled_benchmarks
+{
+	my ($names) = @_;
+	return grep { $families{$_} } @$names;
 }
 
 1;

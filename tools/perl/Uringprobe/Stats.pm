@@ -1,5 +1,5 @@
 # The statistics of repeated runs, shared by the benchmark scripts (through
-# Uringprobe::Bench) and the report: medians, a cell's spread, whether a
+# Uringprobe::BenchScript) and the report: medians, a cell's spread, whether a
 # run was disturbed, and a ratio's bootstrap interval. No PostgreSQL
 # modules: bench/report.pl loads it too.
 package Uringprobe::Stats;

@@ -7,7 +7,7 @@ use strict;
 use warnings;
 use Exporter 'import';
 use MIME::Base64;
-use Uringprobe::Benchmarks qw(heading);
+use Uringprobe::Manifest qw(heading);
 use Uringprobe::Report::Baseline qw(baseline_lines);
 use Uringprobe::Report::Markdown qw(advice_intro findings_intro check_text);
 use Uringprobe::Report::Results qw(advice_sources);

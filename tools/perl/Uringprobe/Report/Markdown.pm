@@ -5,7 +5,7 @@ package Uringprobe::Report::Markdown;
 use strict;
 use warnings;
 use Exporter 'import';
-use Uringprobe::Benchmarks qw(heading);
+use Uringprobe::Manifest qw(heading);
 use Uringprobe::Report::Baseline qw(baseline_lines);
 use Uringprobe::Report::Results qw(advice_sources);
 use Uringprobe::TextTable;

@@ -20,11 +20,12 @@ use strict;
 use warnings;
 use Exporter 'import';
 use JSON::PP ();
-use Uringprobe::Benchmarks qw(runs_specs);
+use Uringprobe::Manifest qw(file_of runs_specs);
 use Uringprobe::Findings;
 use Uringprobe::AdviceCheck;
 use Uringprobe::Stats;
 use Uringprobe::TextTable qw(read_tsv);
+use Uringprobe::TsvRows qw(rows rows_where);
 use Uringprobe::UserFiles qw(plain_name);
 
 our @EXPORT = qw(read_results arrange_report advice_sources cell_label fmt_num);
@@ -325,18 +326,6 @@ sub arrange_items
 
 # The rows of a runs file of the run where every column named has the
 # value given.
-sub rows_where
-{
-	my ($r, $file, %want) = @_;
-	return () unless -f "$r->{dir}/$file";
-	my ($head, @rows) = read_tsv("$r->{dir}/$file");
-	my %c = map { $head->[$_] => $_ } 0 .. $#$head;
-	return grep {
-		my $row = $_;
-		!grep { !defined $c{$_} || $row->[ $c{$_} ] ne $want{$_} } keys %want
-	} @rows;
-}
-
 # The benchmark cells of this run that measured the question of an advice
 # row: [benchmark, what] pairs.
 sub advice_sources
@@ -348,18 +337,18 @@ sub advice_sources
 	if ($a->{topic} eq 'io_method')
 	{
 		push @see, [ churn => "$server at max_connections $mc" ]
-		  if $ran{churn} && rows_where($r, 'churn.tsv', server => $server, max_connections => $mc);
+		  if $ran{churn} && rows_where(rows($r->{dir}, file_of(churn => 'medians')), server => $server, max_connections => $mc);
 		push @see, [ rings => 'fork cost with rings in separate mappings and in one region' ] if $ran{rings};
 		push @see, [ reads => "cold reads under each io_method, $server" ]
-		  if $ran{reads} && rows_where($r, 'reads.tsv', server => $server);
+		  if $ran{reads} && rows_where(rows($r->{dir}, file_of(reads => 'speedup')), server => $server);
 	}
 	elsif ($a->{topic} eq 'file_extend_method' && $a->{setting} =~ /\((\w+)\)$/)
 	{
 		my $fs = $1;
 		push @see, [ extend => "extension sized by waiters on $fs" ]
-		  if $ran{extend} && rows_where($r, 'extend-sizing.tsv', fs => $fs);
+		  if $ran{extend} && rows_where(rows($r->{dir}, file_of(extend => 'sizing')), fs => $fs);
 		push @see, [ copy => "concurrent COPY on $fs, $server" ]
-		  if $ran{copy} && rows_where($r, 'copy.tsv', server => $server, fs => $fs);
+		  if $ran{copy} && rows_where(rows($r->{dir}, file_of(copy => 'table')), server => $server, fs => $fs);
 	}
 	elsif ($a->{topic} eq 'limits')
 	{

@@ -1,7 +1,7 @@
 # The weather of a benchmark's runs: what else the machine did while one
 # ran (the hypervisor's steal, other processes' CPU, dirty pages), which
 # make bench records beside every run and repeat_rounds weighs.
-package Uringprobe::Bench::Weather;
+package Uringprobe::BenchScript::Weather;
 
 use strict;
 use warnings;

@@ -1,5 +1,5 @@
 # Adaptive repetitions of a benchmark's cells (repeat_rounds).
-package Uringprobe::Bench::Rounds;
+package Uringprobe::BenchScript::Rounds;
 
 use strict;
 use warnings;
@@ -60,58 +60,85 @@ sub extra_share
 	die "URINGPROBE_EXTRA_SHARE must be a percentage (0 or more), got '$share'\n" unless $share =~ /^\d+(\.\d+)?$/;
 	return $share;
 }
+# The widest robust spread of a cell's figures so far (undef: none).
+sub worst_spread
+{
+	my ($st, $id) = @_;
+	my ($w) = sort { $b <=> $a } grep { defined } map { robust_spread(@$_) } values %{ $st->{values}{$id} };
+	return $w;
+}
+
+# Whether a cell has its rounds, undisturbed, and figures within the noise.
+sub steady
+{
+	my ($st, $id) = @_;
+	return 0 if $st->{took}{$id} - ($st->{disturbed}{$id} // 0) < $st->{rounds};
+	my $w = worst_spread($st, $id);
+	return 1 unless defined $w;
+	return 0 if $w > $noisy_pct;
+	return $st->{took}{$id} >= $st->{sure}
+	  || !grep { my $r = range_spread(@$_); defined $r && $r > $noisy_pct } values %{ $st->{values}{$id} };
+}
+
+# A cell's line of URINGPROBE_ROUNDS_FILE: its state and why.
+sub rounds_line
+{
+	my ($st, $name, $id) = @_;
+	my ($took, $disturbed, $values) = ($st->{took}{$id}, $st->{disturbed}{$id} // 0, $st->{values}{$id});
+	my $w = worst_spread($st, $id);
+	my $why = $st->{stopped}{$id} && $took < $st->{cap}
+	  ? "its benchmark's extra time spent ($st->{share}% of its first rounds')"
+	  : 'the most allowed';
+	my ($range) = sort { $b <=> $a } grep { defined } map { range_spread(@$_) } values %$values;
+	my $state =
+	    steady($st, $id) ? 'steady'
+	  : !(grep { defined && $_ ne '' } map { @$_ } values %$values) ? 'not measured'
+	  : defined $w && $w > $noisy_pct ? sprintf('noisy: spread %.1f%% after %d rounds, %s', $w, $took, $why)
+	  : $took - $disturbed < $st->{rounds} ? "disturbed: $disturbed of $took rounds, $why"
+	  : sprintf('unsure: range %.1f%% after %d rounds, fewer than %d, %s', $range, $took, $st->{sure}, $why);
+	(my $cell = $id) =~ s/\t/ /g;
+	return join("\t", $name, $cell, $st->{rounds}, $took, defined $w ? sprintf('%.1f', $w) : '',
+		$disturbed, sprintf('%.1f', $st->{extra_s}{$id} // 0), $state) . "\n";
+}
+
 sub repeat_rounds
 {
 	my ($name, $cells, $rounds, $run) = @_;
 	my $cap = max_rounds($rounds);
-	my $share = extra_share();
-	my (%values, %took, %disturbed, %extra_s, %stopped);
+	# with a range above $noisy_pct, the spread is taken over at least 5
+	# runs: that of 3 runs is their smaller gap, blind to which of the
+	# other two is off; of 5, the middle one of their distances
+	my $sure = $rounds > 5 ? $rounds : 5;
+	$sure = $cap if $sure > $cap;
+	my $st = { rounds => $rounds, cap => $cap, sure => $sure, share => extra_share(),
+		values => {}, took => {}, disturbed => {}, extra_s => {}, stopped => {} };
 	my $one = sub {
 		my ($id, $round) = @_;
 		my $label = $round <= $rounds ? "round $round/$rounds" : "extra round $round (at most $cap)";
 		my $t0 = $clock->();
 		@disturbed_runs = ();
 		my $m = $run->($id, $round, $label) // {};
-		$disturbed{$id}++ if @disturbed_runs;
-		$took{$id} = $round;
-		$extra_s{$id} += $clock->() - $t0 if $round > $rounds;
-		push @{ $values{$id}{$_} }, $m->{$_} for keys %$m;
-	};
-	my $worst = sub {
-		my ($id) = @_;
-		my ($w) = sort { $b <=> $a } grep { defined } map { robust_spread(@$_) } values %{ $values{$id} };
-		return $w;
-	};
-	# with a range above $noisy_pct, the spread is taken over at least 5
-	# runs: that of 3 runs is their smaller gap, blind to which of the
-	# other two is off; of 5, the middle one of their distances
-	my $sure = $rounds > 5 ? $rounds : 5;
-	$sure = $cap if $sure > $cap;
-	my $steady = sub {
-		my ($id) = @_;
-		return 0 if $took{$id} - ($disturbed{$id} // 0) < $rounds;
-		my $w = $worst->($id);
-		return 1 unless defined $w;
-		return 0 if $w > $noisy_pct;
-		return $took{$id} >= $sure
-		  || !grep { my $r = range_spread(@$_); defined $r && $r > $noisy_pct } values %{ $values{$id} };
+		$st->{disturbed}{$id}++ if @disturbed_runs;
+		$st->{took}{$id} = $round;
+		$st->{extra_s}{$id} += $clock->() - $t0 if $round > $rounds;
+		push @{ $st->{values}{$id}{$_} }, $m->{$_} for keys %$m;
 	};
 	my $t0 = $clock->();
 	for my $round (1 .. $rounds)
 	{
 		$one->($_, $round) for @$cells;
 	}
-	my $allowed = ($clock->() - $t0) * $share / 100;
+	my $allowed = ($clock->() - $t0) * $st->{share} / 100;
 	my $spent = 0;
 	ROUND: for my $round ($rounds + 1 .. $cap)
 	{
-		my @more = sort { ($worst->($a) // 0) <=> ($worst->($b) // 0) } grep { !$steady->($_) } @$cells;
+		my @more = sort { (worst_spread($st, $a) // 0) <=> (worst_spread($st, $b) // 0) } grep { !steady($st, $_) } @$cells;
 		last unless @more;
 		for my $id (@more)
 		{
 			if ($spent >= $allowed)
 			{
-				$stopped{$_} = 1 for grep { !$steady->($_) } @$cells;
+				$st->{stopped}{$_} = 1 for grep { !steady($st, $_) } @$cells;
 				last ROUND;
 			}
 			my $t = $clock->();
@@ -124,26 +151,9 @@ sub repeat_rounds
 		my $new = !-s $file;
 		open my $fh, '>>', $file or die "cannot write $file: $!\n";
 		print $fh join("\t", @rounds_cols), "\n" if $new;
-		for my $id (@$cells)
-		{
-			my $w = $worst->($id);
-			my $why = $stopped{$id} && $took{$id} < $cap
-			  ? "its benchmark's extra time spent ($share% of its first rounds')"
-			  : 'the most allowed';
-			my ($range) = sort { $b <=> $a } grep { defined } map { range_spread(@$_) } values %{ $values{$id} };
-			my $state =
-			    $steady->($id) ? 'steady'
-			  : !(grep { defined && $_ ne '' } map { @$_ } values %{ $values{$id} }) ? 'not measured'
-			  : defined $w && $w > $noisy_pct ? sprintf('noisy: spread %.1f%% after %d rounds, %s', $w, $took{$id}, $why)
-			  : $took{$id} - ($disturbed{$id} // 0) < $rounds ? "disturbed: $disturbed{$id} of $took{$id} rounds, $why"
-			  : sprintf('unsure: range %.1f%% after %d rounds, fewer than %d, %s', $range, $took{$id}, $sure, $why);
-			(my $cell = $id) =~ s/\t/ /g;
-			print $fh join("\t", $name, $cell, $rounds, $took{$id}, defined $w ? sprintf('%.1f', $w) : '',
-				$disturbed{$id} // 0, sprintf('%.1f', $extra_s{$id} // 0), $state), "\n";
-		}
+		print $fh rounds_line($st, $name, $_) for @$cells;
 		close $fh or die "cannot write $file: $!\n";
 	}
-	return \%took;
+	return $st->{took};
 }
-
 1;

@@ -1,12 +1,12 @@
 # A file run's starting state, the same for every run (settle_fs).
-package Uringprobe::Bench::Settle;
+package Uringprobe::BenchScript::Settle;
 
 use strict;
 use warnings;
 use Exporter 'import';
 use IPC::Run ();
 use Time::HiRes ();
-use Uringprobe::Bench::Weather;
+use Uringprobe::BenchScript::Weather;
 
 our @EXPORT = qw(settle_fs @settle_cols);
 

@@ -1,23 +1,23 @@
 # What the benchmark scripts share: medians, rows parsed from psql or CLI
 # output, TSV files with a header, runs files, and the scratch filesystems
-# to measure on; with the progress of cells (Uringprobe::Bench::Progress),
+# to measure on; with the progress of cells (Uringprobe::BenchScript::Progress),
 # the weather of runs (::Weather), a file run's settled start (::Settle)
 # and adaptive repetitions (::Rounds), all exported from here.
-package Uringprobe::Bench;
+package Uringprobe::BenchScript;
 
 use strict;
 use warnings;
 use Exporter 'import';
 use IPC::Run ();
 use Time::HiRes ();
-use Uringprobe::Bench::Progress;
-use Uringprobe::Bench::Rounds;
-use Uringprobe::Bench::Settle;
-use Uringprobe::Bench::Weather;
+use Uringprobe::BenchScript::Progress;
+use Uringprobe::BenchScript::Rounds;
+use Uringprobe::BenchScript::Settle;
+use Uringprobe::BenchScript::Weather;
 use Uringprobe::Cluster;
 use Uringprobe::Stats;
 
-our @EXPORT = (@Uringprobe::Stats::EXPORT, @Uringprobe::Bench::Progress::EXPORT, @Uringprobe::Bench::Settle::EXPORT,
+our @EXPORT = (@Uringprobe::Stats::EXPORT, @Uringprobe::BenchScript::Progress::EXPORT, @Uringprobe::BenchScript::Settle::EXPORT,
 	qw(parse_rows tsv_open tsv_row bench_filesystems cli_row bench_query bench_command
 	  ran runs_open run_row @weather_cols repeat_rounds));
 
@@ -36,7 +36,7 @@ sub run_row
 	my ($fh, @values) = @_;
 	my $n = $runs_columns{ fileno($fh) } // scalar(@values);
 	push @values, '' while @values < $n;
-	my @weather = $Uringprobe::Bench::Weather::weather->();
+	my @weather = $Uringprobe::BenchScript::Weather::weather->();
 	note_disturbed("steal $weather[0]%, foreign $weather[1]%") if disturbed(@weather[ 0, 1 ]);
 	return tsv_row($fh, @values, @weather);
 }
@@ -48,7 +48,7 @@ sub ran
 	my ($command) = @_;
 	my $file = $ENV{URINGPROBE_CELL_COMMANDS} or return;
 	open my $fh, '>>', $file or die "cannot write $file: $!\n";
-	print $fh Uringprobe::Bench::Progress::current_cell() . "\t$command\n";
+	print $fh Uringprobe::BenchScript::Progress::current_cell() . "\t$command\n";
 	close $fh or die "cannot write $file: $!\n";
 	return;
 }

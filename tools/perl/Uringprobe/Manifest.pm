@@ -9,8 +9,10 @@
 # Adding a benchmark: a declaration here, its script in bench/, its tests.
 #
 # A declaration:
-#   name, script, title (the report's section), report (the upstream
-#   report it measures, if one), on_request (run only when named)
+#   name, script, title (the report's section), report (the finding it
+#   feeds: 1-4 the upstream reports, 5 what io_uring buys; the findings
+#   are drawn from the benchmarks that ran with it), on_request (run
+#   only when named)
 #   files: [{ id, file, runs (its rows are runs: { key => [columns naming
 #     a cell], metrics => [[metric, 'lower'|'higher'], ...], name => the
 #     spread table's name where not the benchmark's }), table (shown: {
@@ -25,7 +27,7 @@
 #   set it leaves)
 # A caption may name variables in braces, {URINGPROBE_...}: their values
 # in this run.
-package Uringprobe::Benchmarks;
+package Uringprobe::Manifest;
 
 use strict;
 use warnings;
@@ -395,6 +397,7 @@ my @benchmarks = (
 	},
 	{
 		name => 'reads',
+		report => 5,
 		script => 'bench/reads.pl',
 		title => 'what io_uring buys: PostgreSQL\'s cold reads under each io_method, on storage that makes you wait',
 		files => [

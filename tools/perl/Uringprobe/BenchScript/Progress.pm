@@ -1,7 +1,7 @@
 # A benchmark's progress: how many cells it will make, each announced with
 # its place in the whole run and an ETA, and when each began (for the
 # kernel's profile of each cell).
-package Uringprobe::Bench::Progress;
+package Uringprobe::BenchScript::Progress;
 
 use strict;
 use warnings;
@@ -10,8 +10,8 @@ use POSIX ();
 use PostgreSQL::Test::Utils ();
 use Test::More ();
 use Time::HiRes ();
-use Uringprobe::Bench::Weather;
-use Uringprobe::Benchmarks qw(cell_key);
+use Uringprobe::BenchScript::Weather;
+use Uringprobe::Manifest qw(cell_key);
 
 our @EXPORT = qw(plan_cells cell);
 
