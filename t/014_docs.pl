@@ -5,7 +5,7 @@
 # extension installs is documented; every experiment's parameter table in
 # the engine (uringprobe-cli params) declares what the install script
 # declares. docs/benchmarks.md names every benchmark, result file and
-# variable Uringprobe::Benchmarks declares, and no other (a made-up
+# variable Uringprobe::Manifest declares, and no other (a made-up
 # declaration shows the check fails both ways). The README's table of
 # findings is what the results files in docs/results/ give; the fault
 # table of docs/testing.md is the faults declared. And every URINGPROBE_*
@@ -17,8 +17,9 @@ use FindBin;
 use PostgreSQL::Test::Utils;
 use Test::More;
 use Uringprobe::Cluster;
-use Uringprobe::Benchmarks qw(benchmarks docs_mismatches);
+use Uringprobe::Manifest qw(benchmarks docs_mismatches);
 use Uringprobe::Faults ();
+use Uringprobe::FunctionSizes qw(long_functions);
 
 my $root = "$FindBin::RealBin/..";
 my $doc = slurp_file("$root/docs/functions.md");
@@ -93,6 +94,12 @@ my $installed = $node->safe_psql(
 	FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid AND d.classid = 'pg_proc'::regclass
 	JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'uringprobe'
 	ORDER BY 1});
+# the CLI's commands (its one table, as uringprobe-cli params lists them)
+# and the extension's functions: every command is a function
+# uringprobe_<command>, every function a command but the two readings
+# of a process that have no options
+my ($params_tsv) = run_command([ "$server->{bindir}/uringprobe-cli", 'params', '--format', 'tsv' ]);
+my %commands = map { ((split /\t/)[0] => 1) } grep { !/^command\t/ } split /\n/, $params_tsv;
 my @functions;
 for my $line (split /\n/, $installed)
 {
@@ -120,7 +127,9 @@ for my $line (split /\n/, $installed)
 	# declares; the environment's settings default to the server's own
 	# in SQL (NULL), to PostgreSQL 18's on the command line, so there
 	# names and types only
-	if (my $command = { map { ("uringprobe_$_" => $_) } qw(rings extend reads completions events advise environment) }->{$name})
+	my ($command) = $name =~ /^uringprobe_(\w+)$/;
+	ok($commands{$command} || $name =~ /^uringprobe_(postmaster|backend)$/, "$name is a command of uringprobe-cli");
+	if ($commands{$command})
 	{
 		my ($tsv) = run_command([ "$server->{bindir}/uringprobe-cli", 'params', $command, '--format', 'tsv' ]);
 		my @rows = map { [ split /\t/ ] } grep { !/^command\t/ } split /\n/, $tsv;
@@ -143,6 +152,21 @@ for my $line (split /\n/, $installed)
 	  or diag('installed: ' . join(', ', map { "@$_" } @out));
 }
 is_deeply([ sort keys %documented ], [ sort @functions ], 'every documented function is installed');
+is_deeply([ grep { my $c = $_; !grep { $_ eq "uringprobe_$c" } @functions } sort keys %commands ], [],
+	'every command of uringprobe-cli is a function of the extension');
+# ... and every list of them knows each: its two regression tests (run by
+# the Makefile, their files there), and for an experiment a run long
+# enough to be stopped (Cluster's long_runs: t/009, t/027)
+{
+	my ($regress) = slurp_file("$root/Makefile") =~ /^REGRESS = ((?:.*\\\n)*.*)$/m;
+	my %regress = map { $_ => 1 } split ' ', ($regress // '') =~ s/\\//gr;
+	my @missing = map { my $c = $_; map { "$_ (regression test)" } grep { !$regress{$_} || !-f "$root/sql/$_.sql" || !-f "$root/expected/$_.out" } $c, "bad_input_$c" }
+	  sort keys %commands;
+	my %long = map { $_->[1] =~ /^(uringprobe_\w+)\(/ ? ($1 => 1) : () } long_runs('/scratch');
+	push @missing, map { "$_ (a long run in Cluster's long_runs)" }
+	  grep { !$long{$_} && !/^uringprobe_(environment|advise|postmaster|backend)$/ } @functions;
+	is_deeply(\@missing, [], 'every command has its regression tests, every experiment a long run to stop');
+}
 $node->stop;
 
 # docs/benchmarks.md against the benchmarks' declarations, both ways.
@@ -173,6 +197,14 @@ is_deeply([ docs_mismatches($documented, \@made_up) ],
 	my ($printed) = $results ? run_command([ 'perl', "$root/bench/report.pl", '--findings-md', "$root/$results" ]) : ('');
 	ok($table ne '', 'the README has a table of findings');
 	is($table, "$printed\n", "the README's findings are what bench/report.pl --findings-md $results prints");
+	ok(!grep({ length > 300 } split /\n/, $table), "the README's findings are headlines (no line over 300 characters)");
+	# docs/findings.md: the same run's findings with every figure
+	my $findings = slurp_file("$root/docs/findings.md");
+	my ($full_section) = $findings =~ /^## Each report, measured in full\n(.*?)^## /ms;
+	my $full = join('', grep { /^\|/ } split /^/m, $full_section // '');
+	my ($in_full) = $results ? run_command([ 'perl', "$root/bench/report.pl", '--findings-md', '--in-full', "$root/$results" ]) : ('');
+	like($full_section // '', qr{--findings-md --in-full \Q$results\E}, 'docs/findings.md names the same results for the findings in full');
+	is($full, "$in_full\n", "docs/findings.md's findings in full are what bench/report.pl --findings-md --in-full $results prints");
 }
 
 # docs/testing.md's table of faults is Uringprobe::Faults' list, row by
@@ -184,6 +216,42 @@ is_deeply([ docs_mismatches($documented, \@made_up) ],
 	ok(@declared >= 20, scalar(@declared) . ' faults declared');
 	is_deeply(\@rows, \@declared, "docs/testing.md's fault table is tools/perl/Uringprobe/Faults.pm's, row by row")
 	  or diag(join("\n", map { $_->[0] } @rows));
+}
+
+# src/engine/README.md's table of folders is their order: a file includes
+# only headers of its own folder or of those above it.
+{
+	my @folders = slurp_file("$root/src/engine/README.md") =~ /^\| (\w+)\/ \|/mg;
+	my %rank;
+	@rank{@folders} = 0 .. $#folders;
+	my @on_disk = sort map { m{/(\w+)$} } grep { -d } glob("$root/src/engine/*");
+	is_deeply([ sort @folders ], \@on_disk, "src/engine/README.md's table names every folder of src/engine");
+	my @up;
+	for my $file (glob("$root/src/engine/*/*.{cpp,hpp}"))
+	{
+		my ($folder) = $file =~ m{/src/engine/(\w+)/};
+		for my $inc (slurp_file($file) =~ /^#include "(\w+)\/[^"]+"/mg)
+		{
+			push @up, "$folder/" . ($file =~ s{.*/}{}r) . " includes $inc/"
+			  if defined $rank{$inc} && $rank{$inc} > $rank{$folder};
+		}
+	}
+	is_deeply(\@up, [], 'no file of src/engine includes a header of a folder below its own');
+}
+
+# No function a reader cannot hold: none over 80 lines in src/, tools/perl
+# or bench/. The check finds one in made-up code of either language.
+{
+	my %texts = map { $_ => slurp_file("$root/$_") } map { s{^\Q$root\E/}{}r }
+	  grep { -f } map { glob("$root/$_") } qw(src/*/*.cpp src/*/*.hpp src/engine/*/*.cpp src/engine/*/*.hpp
+		tools/perl/Uringprobe/*.pm tools/perl/Uringprobe/*/*.pm bench/*.pl);
+	cmp_ok(scalar(keys %texts), '>', 100, scalar(keys %texts) . ' files of src/, tools/perl and bench/ measured');
+	is_deeply([ long_functions(80, %texts) ], [], 'no function over 80 lines');
+	my $body = join('', map { "    x += $_;\n" } 1 .. 81);
+	is_deeply([ long_functions(80,
+		'a.cpp' => "namespace n {\nstruct S { int f() { return 1; } };\nint g(int x)\n{\n$body    return x;\n}\n}\n",
+		'b.pm' => "sub short { return 1; }\nsub long\n{\n${body}}\n") ],
+		[ 'a.cpp:4 84 lines', 'b.pm:2 84 lines' ], 'a made-up long function is found, in C++ and in Perl');
 }
 
 # Every URINGPROBE_* variable: documented <=> used.
