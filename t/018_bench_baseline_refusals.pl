@@ -193,7 +193,13 @@ is_deeply([ glob("$results/*"), glob("$results/.*[!.]") ], [], 'the refusals wro
 # run ended early, the last line says where, and the stage is gone.
 my $driver = Cwd::abs_path($work) . '/driver';
 mkdir $driver or die "mkdir $driver: $!";
-system('cp', '-a', qw(t sql expected bench test tools patches docs README.md Makefile), $driver) == 0 or die "cannot copy the driver\n";
+# the whole staged suite but what the runs write, so the copy holds
+# whatever make bench reads (tools/lib.sh stage_suite)
+my @suite = grep { !/^(?:results|log|tmp_check|servers\.list)$/ } do {
+	opendir my $dh, '.' or die "opendir .: $!";
+	grep { !/^\.\.?$/ } readdir $dh;
+};
+system('cp', '-a', @suite, $driver) == 0 or die "cannot copy the driver\n";
 my %small_run = (
 	URINGPROBE_PROFILE => 'tiny',
 	URINGPROBE_SERVERS_INSTALLED => $ENV{URINGPROBE_SERVERS},
