@@ -195,7 +195,7 @@ my $driver = Cwd::abs_path($work) . '/driver';
 mkdir $driver or die "mkdir $driver: $!";
 # the whole staged suite but what the runs write, so the copy holds
 # whatever make bench reads (tools/lib.sh stage_suite)
-my @suite = grep { !/^(?:results|log|tmp_check|servers\.list)$/ } do {
+my @suite = grep { !/^(?:results|log|tmp_check|tmp|servers\.list)$/ } do {
 	opendir my $dh, '.' or die "opendir .: $!";
 	grep { !/^\.\.?$/ } readdir $dh;
 };

@@ -325,7 +325,9 @@ stage_suite() {
 	# log/, or tmp_check/log/ before PostgreSQL 16), made before the suite
 	# is given: root makes nothing in a directory the cluster user can
 	# write
-	mkdir -p "$stage/suite/results" "$stage/suite/log" "$stage/suite/tmp_check/log"
+	# tmp/: the cluster user's TMPDIR (run_in_suite), so what a run ended
+	# by a signal leaves there goes with the stage, not into /tmp
+	mkdir -p "$stage/suite/results" "$stage/suite/log" "$stage/suite/tmp_check/log" "$stage/suite/tmp"
 	give_to_cluster_user "$stage/suite"
 }
 
@@ -354,6 +356,7 @@ run_in_suite() {
 	# exec: the command is this script's own child, so that on Ctrl-C the
 	# script's trap runs only after the command has stopped its clusters
 	(cd "$suite" && exec "$UP_TOOLS/as-cluster-user" env \
+		TMPDIR="$suite/tmp" \
 		URINGPROBE_SERVERS="${SUITE_SERVERS:-$suite/servers.list}" \
 		URINGPROBE_SCRATCH_FS_LIST="$(dirname "$suite")/fs/filesystems.list" \
 		URINGPROBE_STORAGE_LIST="$(dirname "$suite")/fs/storage/storage.list" \
