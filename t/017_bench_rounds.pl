@@ -45,6 +45,20 @@ use Uringprobe::TextTable;
 	is(scalar(grep { $_->[0] eq 'busy' } @runs_rows), 4, '... its disturbed run kept in the runs file');
 }
 
+# The first rounds take the cells in turns, the order reversed every
+# other round, so that no cell always follows the same one.
+{
+	my $unit = PostgreSQL::Test::Utils::tempdir;
+	local $ENV{URINGPROBE_ROUNDS_FILE} = "$unit/rounds-order.tsv";
+	my @order;
+	repeat_rounds('order', [qw(a b c)], 3, sub {
+		my ($id, $round) = @_;
+		push @order, "$id/$round";
+		return { value => 1 };
+	});
+	is_deeply(\@order, [qw(a/1 b/1 c/1 c/2 b/2 a/2 a/3 b/3 c/3)], 'repeat_rounds: the order reversed every other round');
+}
+
 # The extra rounds' time is a share of the first rounds': two noisy cells
 # whose first 3 rounds take 0.1 s each (0.6 s), at 50% the extra rounds
 # may take 0.3 s; each takes 0.25 s, so the calmer cell's extra round

@@ -124,9 +124,13 @@ sub repeat_rounds
 		push @{ $st->{values}{$id}{$_} }, $m->{$_} for keys %$m;
 	};
 	my $t0 = $clock->();
+	# the cells' order reversed every other round (A B, B A, A B ...): a
+	# cell that leaves work behind (dirty pages written back, a cache
+	# filled) slows the one after it, which would otherwise always be the
+	# same cell and bias every ratio between them
 	for my $round (1 .. $rounds)
 	{
-		$one->($_, $round) for @$cells;
+		$one->($_, $round) for $round % 2 ? @$cells : reverse @$cells;
 	}
 	my $allowed = ($clock->() - $t0) * $st->{share} / 100;
 	my $spent = 0;
