@@ -336,7 +336,8 @@ CREATE TYPE uringprobe_process AS (
     vmpte_kb bigint,
     vmrss_kb bigint,
     user_ms double precision,
-    sys_ms double precision);
+    sys_ms double precision,
+    threads bigint);
 
 CREATE FUNCTION uringprobe_postmaster()
 RETURNS SETOF uringprobe_process

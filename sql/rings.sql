@@ -9,4 +9,4 @@ SELECT variant, status, ops, rings, depth, pg_temp.histogram_count(latency_histo
 FROM uringprobe_rings(rings => 2, depth => 8, forks => 2, mode => 'mmap');
 -- the processes the benchmarks read
 SELECT process, pid > 0 AS has_pid, mappings > 0 AS has_mappings FROM uringprobe_postmaster();
-SELECT process, pid = pg_backend_pid() AS is_me FROM uringprobe_backend();
+SELECT process, pid = pg_backend_pid() AS is_me, threads AS threads_without_io_workers FROM uringprobe_backend();

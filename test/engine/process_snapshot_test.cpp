@@ -1,11 +1,16 @@
 #include "contract/error.hpp"
+#include "os/io_threads.hpp"
 #include "os/process_snapshot.hpp"
+#include "uring/ring.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cerrno>
+#include <condition_variable>
 #include <ctime>
+#include <mutex>
 #include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
 
 using namespace uringprobe;
@@ -16,6 +21,55 @@ TEST(ProcessSnapshot, ThisProcess) {
     EXPECT_GT(s.mappings, 10);
     EXPECT_GE(s.open_fds, 3);
     EXPECT_GT(s.vm_rss_kb, 0);
+}
+
+// A thread the process started counts; an io-wq worker (iou-wrk-*), which
+// the kernel starts for a read punted to it and ends on its own, does not:
+// a backend's threads before and after a run must not depend on whether a
+// worker has idled out yet.
+TEST(ProcessSnapshot, CountsThreadsButNotIoWqWorkers) {
+    const long before = snapshot_process(getpid()).threads;
+    EXPECT_GE(before, 1);
+
+    std::mutex m;
+    std::condition_variable cv;
+    bool done = false;
+    std::thread waiter([&] {
+        std::unique_lock<std::mutex> lock(m);
+        cv.wait(lock, [&] { return done; });
+    });
+    EXPECT_EQ(snapshot_process(getpid()).threads, before + 1);
+
+    // A read of an empty pipe, forced to a worker, blocks there.
+    int pipe_fds[2];
+    ASSERT_EQ(pipe(pipe_fds), 0);
+    {
+        Ring ring(4);
+        char byte = 0;
+        io_uring_sqe* sqe = io_uring_get_sqe(ring.get());
+        io_uring_prep_read(sqe, pipe_fds[0], &byte, 1, 0);
+        sqe->flags |= IOSQE_ASYNC;
+        ASSERT_EQ(io_uring_submit(ring.get()), 1);
+        for (int i = 0; i < 200 && count_io_threads("iou-wrk") == 0; ++i)
+            ::usleep(5000);
+        EXPECT_GE(count_io_threads("iou-wrk"), 1) << "no io-wq worker started";
+        EXPECT_EQ(snapshot_process(getpid()).threads, before + 1);
+        ASSERT_EQ(write(pipe_fds[1], "x", 1), 1);
+        io_uring_cqe* cqe = nullptr;
+        ASSERT_EQ(io_uring_wait_cqe(ring.get(), &cqe), 0);
+        EXPECT_EQ(cqe->res, 1);
+        io_uring_cqe_seen(ring.get(), cqe);
+    }
+    close(pipe_fds[0]);
+    close(pipe_fds[1]);
+
+    {
+        std::lock_guard<std::mutex> lock(m);
+        done = true;
+    }
+    cv.notify_one();
+    waiter.join();
+    EXPECT_EQ(snapshot_process(getpid()).threads, before);
 }
 
 // The CPU time read from /proc is the process's own: after the process has

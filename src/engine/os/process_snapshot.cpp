@@ -1,5 +1,6 @@
 #include "os/process_snapshot.hpp"
 #include "os/dir.hpp"
+#include "os/system_info.hpp"
 
 #include "contract/error.hpp"
 
@@ -71,6 +72,20 @@ void read_fds(pid_t pid, ProcessSnapshot& s) {
     }
 }
 
+// A thread that ends between the listing and the read of its name (io-wq
+// workers idle out at any moment) is not counted: its comm reads empty.
+void read_threads(pid_t pid, ProcessSnapshot& s) {
+    const std::string dir = "/proc/" + std::to_string(pid) + "/task";
+    Dir d = Dir::open(dir);
+    while (dirent* e = d.next()) {
+        if (e->d_name[0] == '.')
+            continue;
+        const std::string comm = read_first_line(dir + "/" + e->d_name + "/comm");
+        if (!comm.empty() && comm.rfind("iou-wrk", 0) != 0)
+            ++s.threads;
+    }
+}
+
 } // namespace
 
 // Fields 14 (utime), 15 (stime) and 22 (starttime) of a stat file, counted
@@ -110,17 +125,20 @@ ProcessSnapshot snapshot_process(pid_t pid) {
     read_status(pid, s);
     read_stat(pid, s);
     read_fds(pid, s);
+    read_threads(pid, s);
     return s;
 }
 
 Table process_table(const std::string& which, const ProcessSnapshot& s) {
     Table t;
-    t.columns = {"process",  "pid",      "mappings", "io_uring_mappings", "io_uring_fds",
-                 "open_fds", "vmpte_kb", "vmrss_kb", "user_ms",           "sys_ms"};
+    t.columns = {"process",      "pid",      "mappings", "io_uring_mappings",
+                 "io_uring_fds", "open_fds", "vmpte_kb", "vmrss_kb",
+                 "user_ms",      "sys_ms",   "threads"};
     t.rows.push_back({Value::text(which), Value::integer(s.pid), Value::integer(s.mappings),
                       Value::integer(s.io_uring_mappings), Value::integer(s.io_uring_fds),
                       Value::integer(s.open_fds), Value::integer(s.vm_pte_kb),
-                      Value::integer(s.vm_rss_kb), Value::real(s.user_ms), Value::real(s.sys_ms)});
+                      Value::integer(s.vm_rss_kb), Value::real(s.user_ms), Value::real(s.sys_ms),
+                      Value::integer(s.threads)});
     return t;
 }
 

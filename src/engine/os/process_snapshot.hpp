@@ -1,5 +1,6 @@
 // A process seen through /proc: its mappings (all, and io_uring rings), its
-// page-table and resident size, its io_uring fds and its CPU time so far.
+// page-table and resident size, its io_uring fds, its CPU time so far and
+// its threads.
 #pragma once
 
 #include "contract/table.hpp"
@@ -20,6 +21,10 @@ struct ProcessSnapshot {
     long vm_rss_kb = 0;
     double user_ms = 0;
     double sys_ms = 0;
+    // Threads, the kernel's io-wq workers (iou-wrk-*) left out: they serve
+    // the process's io_uring context, not one ring, and come and go on their
+    // own. A ring's SQPOLL thread (iou-sqp-*) counts.
+    long threads = 0;
 };
 
 // The CPU time and start time of a process or thread, from its stat file
@@ -35,7 +40,7 @@ ProcStat read_proc_stat(const std::string& path);
 ProcessSnapshot snapshot_process(pid_t pid);
 
 // One row: process (e.g. "postmaster"), pid, mappings, io_uring_mappings,
-// io_uring_fds, open_fds, vmpte_kb, vmrss_kb, user_ms, sys_ms.
+// io_uring_fds, open_fds, vmpte_kb, vmrss_kb, user_ms, sys_ms, threads.
 Table process_table(const std::string& which, const ProcessSnapshot& s);
 
 } // namespace uringprobe
