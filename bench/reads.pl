@@ -163,7 +163,9 @@ sub read_ahead_of
 }
 
 # The device's ceiling: fio and uringprobe-cli reads, direct, 128 kB
-# sequential at depth 1 and 16, and 8 kB random at 16.
+# sequential at depth 1 and 16, and 8 kB random at 16. Like for like: each
+# reads the same file once, whole (fio not time-based, which would read it
+# again and again for a fixed time).
 my ($cli_server) = sort { $b->{major} <=> $a->{major} } servers();
 my $fio = -x '/usr/bin/fio' ? '/usr/bin/fio' : '';
 for my $st (@storage)
@@ -184,7 +186,7 @@ for my $st (@storage)
 		{
 			my ($out, $err) = bench_command([ capped_command($st, $fio, '--name=ceiling', "--filename=$file", "--size=${table_mb}M",
 				'--rw=' . ($pattern eq 'random' ? 'randread' : 'read'), "--bs=${kb}k", '--direct=1',
-				'--ioengine=io_uring', "--iodepth=$depth", '--runtime=2', '--time_based', '--output-format=json') ]);
+				'--ioengine=io_uring', "--iodepth=$depth", '--loops=1', '--output-format=json') ]);
 			my $j = eval { JSON::PP::decode_json($out) };
 			my $bw = $j ? $j->{jobs}[0]{read}{bw_bytes} : undef;
 			tsv_row($ceiling, $st->{name}, $st->{how}, $ra, 'fio', $pattern, $kb, $depth,
@@ -197,7 +199,7 @@ for my $st (@storage)
 		my $r = eval {
 			cli_row(capped_command($st, "$cli_server->{bindir}/uringprobe-cli"), 'reads', '--file', $file, '--method',
 				$depth > 1 ? 'io_uring' : 'sync', '--in-flight', $depth, '--pattern', $pattern, '--block-kb', $kb,
-				'--direct');
+				'--direct', '--passes', 1);
 		};
 		tsv_row($ceiling, $st->{name}, $st->{how}, $ra, 'uringprobe-cli reads', $pattern, $kb, $depth,
 			$r ? sprintf('%.1f', $r->{mb_per_sec}) : '', $r ? $r->{status} : "failed: $@" =~ s/\s+/ /gr);
