@@ -43,6 +43,11 @@ $(error PG_CONFIG=$(PG_CONFIG) is not a usable pg_config (install postgresql-ser
 endif
 include $(PGXS)
 override CPPFLAGS := $(patsubst -I$(includedir_server),-isystem $(includedir_server),$(patsubst -I$(includedir_internal),-isystem $(includedir_internal),$(CPPFLAGS)))
+# The engine and the CLI include nothing of PostgreSQL: compiled with flags
+# of their own, the same whatever the server, so that a compiler cache
+# filled by one server's build serves every other's.
+$(ENGINE_OBJS) $(CLI_OBJS): override CXXFLAGS = -O2 -g $(PG_CXXFLAGS)
+$(ENGINE_OBJS) $(CLI_OBJS): override CPPFLAGS = $(PG_CPPFLAGS)
 
 all: uringprobe-cli
 
