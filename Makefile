@@ -44,10 +44,13 @@ endif
 include $(PGXS)
 override CPPFLAGS := $(patsubst -I$(includedir_server),-isystem $(includedir_server),$(patsubst -I$(includedir_internal),-isystem $(includedir_internal),$(CPPFLAGS)))
 # The engine and the CLI include nothing of PostgreSQL: compiled with flags
-# of their own, the same whatever the server, so that a compiler cache
-# filled by one server's build serves every other's.
-$(ENGINE_OBJS) $(CLI_OBJS): override CXXFLAGS = -O2 -g $(PG_CXXFLAGS)
-$(ENGINE_OBJS) $(CLI_OBJS): override CPPFLAGS = $(PG_CPPFLAGS)
+# of their own, so that a compiler cache filled by one server's build
+# serves the others'. Only the server's -I directories are kept: they name
+# the liburing it was built against (a newer one than the system's).
+# Hidden visibility as PostgreSQL 18 builds modules, for every server.
+$(ENGINE_OBJS) $(CLI_OBJS): override CXXFLAGS = -O2 -g $(PG_CXXFLAGS) -fvisibility=hidden \
+	-fvisibility-inlines-hidden
+$(ENGINE_OBJS) $(CLI_OBJS): override CPPFLAGS := $(filter -I%,$(CPPFLAGS))
 
 all: uringprobe-cli
 
