@@ -50,9 +50,9 @@ TEST(ProcessSnapshot, CountsThreadsButNotIoWqWorkers) {
         io_uring_prep_read(sqe, pipe_fds[0], &byte, 1, 0);
         sqe->flags |= IOSQE_ASYNC;
         ASSERT_EQ(io_uring_submit(ring.get()), 1);
-        for (int i = 0; i < 200 && count_io_threads("iou-wrk") == 0; ++i)
+        for (int i = 0; i < 200 && count_io_threads(kIoWqWorkerName) == 0; ++i)
             ::usleep(5000);
-        EXPECT_GE(count_io_threads("iou-wrk"), 1) << "no io-wq worker started";
+        EXPECT_GE(count_io_threads(kIoWqWorkerName), 1) << "no io-wq worker started";
         EXPECT_EQ(snapshot_process(getpid()).threads, before + 1);
         ASSERT_EQ(write(pipe_fds[1], "x", 1), 1);
         io_uring_cqe* cqe = nullptr;

@@ -1,11 +1,9 @@
 #include "os/io_threads.hpp"
-#include "os/dir.hpp"
 
 #include "os/process_snapshot.hpp"
 #include "os/system_info.hpp"
 
 #include <cstdlib>
-#include <dirent.h>
 #include <string>
 #include <unistd.h>
 
@@ -14,30 +12,25 @@ namespace uringprobe {
 namespace {
 
 // Calls visit(tid, cpu_ms) for every thread of this process whose name
-// starts with `prefix_`.
-template <typename Visit> void each_thread(const char* prefix_, Visit&& visit) {
-    Dir d = Dir::open_if_possible("/proc/self/task");
-    if (!d)
-        return; // not observable here
-    while (dirent* e = d.next()) {
-        if (e->d_name[0] == '.')
-            continue;
-        const std::string task = std::string("/proc/self/task/") + e->d_name;
-        if (read_first_line(task + "/comm").rfind(prefix_, 0) != 0)
-            continue;
-        // schedstat's first field is the time on a CPU in ns; stat has ticks.
-        const std::string sched = read_first_line(task + "/schedstat");
-        if (!sched.empty()) {
-            visit(std::atol(e->d_name), std::strtod(sched.c_str(), nullptr) / 1e6);
-            continue;
-        }
-        try {
-            const ProcStat st = read_proc_stat(task + "/stat");
-            visit(std::atol(e->d_name), st.user_ms + st.sys_ms);
-        } catch (...) {
-            // exited between readdir and the read
-        }
-    }
+// starts with `prefix`.
+template <typename Visit> void each_thread(const char* prefix, Visit&& visit) {
+    each_task(0, true,
+              [prefix, &visit](long tid, const std::string& task, const std::string& comm) {
+                  if (comm.rfind(prefix, 0) != 0)
+                      return;
+                  // schedstat's first field is the time on a CPU in ns; stat has ticks.
+                  const std::string sched = read_first_line(task + "/schedstat");
+                  if (!sched.empty()) {
+                      visit(tid, std::strtod(sched.c_str(), nullptr) / 1e6);
+                      return;
+                  }
+                  try {
+                      const ProcStat st = read_proc_stat(task + "/stat");
+                      visit(tid, st.user_ms + st.sys_ms);
+                  } catch (...) {
+                      // exited between the listing and the read
+                  }
+              });
 }
 
 } // namespace

@@ -6,13 +6,15 @@
 // exits between two samples is missed, so the counts are lower bounds.
 #pragma once
 
+#include "os/process_snapshot.hpp"
+
 #include <map>
 
 namespace uringprobe {
 
 class IoThreadSampler {
 public:
-    static constexpr const char* kWorkers = "iou-wrk-";
+    static constexpr const char* kWorkers = kIoWqWorkerName;
     static constexpr const char* kSqPoll = "iou-sqp-";
     // Threads whose name starts with `prefix`; those already running now
     // count only with the CPU they use from now on.

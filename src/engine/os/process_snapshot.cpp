@@ -72,21 +72,30 @@ void read_fds(pid_t pid, ProcessSnapshot& s) {
     }
 }
 
-// A thread that ends between the listing and the read of its name (io-wq
-// workers idle out at any moment) is not counted: its comm reads empty.
 void read_threads(pid_t pid, ProcessSnapshot& s) {
-    const std::string dir = "/proc/" + std::to_string(pid) + "/task";
-    Dir d = Dir::open(dir);
-    while (dirent* e = d.next()) {
-        if (e->d_name[0] == '.')
-            continue;
-        const std::string comm = read_first_line(dir + "/" + e->d_name + "/comm");
-        if (!comm.empty() && comm.rfind("iou-wrk", 0) != 0)
+    each_task(pid, false, [&s](long, const std::string&, const std::string& comm) {
+        if (comm.rfind(kIoWqWorkerName, 0) != 0)
             ++s.threads;
-    }
+    });
 }
 
 } // namespace
+
+void each_task(pid_t pid, bool may_be_missing, const TaskVisit& visit) {
+    const std::string dir =
+        pid == 0 ? std::string("/proc/self/task") : "/proc/" + std::to_string(pid) + "/task";
+    Dir d = may_be_missing ? Dir::open_if_possible(dir.c_str()) : Dir::open(dir);
+    if (!d)
+        return;
+    while (dirent* e = d.next()) {
+        if (e->d_name[0] == '.')
+            continue;
+        const std::string task = dir + "/" + e->d_name;
+        const std::string comm = read_first_line(task + "/comm");
+        if (!comm.empty())
+            visit(std::atol(e->d_name), task, comm);
+    }
+}
 
 // Fields 14 (utime), 15 (stime) and 22 (starttime) of a stat file, counted
 // after the parenthesised command name (which may hold spaces).

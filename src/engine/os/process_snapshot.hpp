@@ -5,6 +5,7 @@
 
 #include "contract/table.hpp"
 
+#include <functional>
 #include <string>
 
 #include <sys/types.h>
@@ -35,6 +36,18 @@ struct ProcStat {
     unsigned long long start_ticks = 0; // since boot, in clock ticks
 };
 ProcStat read_proc_stat(const std::string& path);
+
+// The name every io-wq worker of io_uring starts with.
+inline constexpr const char* kIoWqWorkerName = "iou-wrk-";
+
+// Calls visit(tid, task_dir, comm) for every thread of `pid` (0: this
+// process) still there when its name is read: a thread that ends between
+// the listing and the read (io-wq workers idle out at any moment) is left
+// out. Throws SysError when the process's task directory cannot be opened,
+// unless `may_be_missing`.
+using TaskVisit =
+    std::function<void(long tid, const std::string& task_dir, const std::string& comm)>;
+void each_task(pid_t pid, bool may_be_missing, const TaskVisit& visit);
 
 // Throws SysError when the process cannot be read (gone, or not ours).
 ProcessSnapshot snapshot_process(pid_t pid);
