@@ -12,7 +12,9 @@
 
 EXTENSION = uringprobe
 MODULE_big = uringprobe
-DATA = uringprobe--0.1.sql
+# The install script is made from the engine's tables of SQL functions
+# (src/engine/registry): `uringprobe-cli sql`.
+DATA_built = uringprobe--0.1.sql
 REGRESS = environment rings extend reads completions events advise error_of bad_input_environment \
 	bad_input_rings bad_input_extend bad_input_reads bad_input_completions bad_input_events \
 	bad_input_advise \
@@ -55,7 +57,10 @@ $(ENGINE_OBJS) $(CLI_OBJS): override CPPFLAGS := $(filter -I%,$(CPPFLAGS))
 all: uringprobe-cli
 
 uringprobe-cli: $(ENGINE_OBJS) $(CLI_OBJS)
-	$(CXX) $(CXXFLAGS) $(LDFLAGS) -o $@ $^ -luring -ldl -pthread
+	$(CXX) $(CXXFLAGS) $(PG_CXXFLAGS) $(LDFLAGS) -o $@ $^ -luring -ldl -pthread
+
+uringprobe--0.1.sql: uringprobe-cli
+	./uringprobe-cli sql >$@.tmp && mv $@.tmp $@
 
 install: install-cli
 install-cli: uringprobe-cli

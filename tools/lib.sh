@@ -216,7 +216,7 @@ install_extension() {
 	local name=$1 pg_config=$2 dir=$3
 	rm -rf "$dir"
 	mkdir -p "$dir"
-	cp -a "$UP_ROOT/Makefile" "$UP_ROOT/uringprobe.control" "$UP_ROOT"/uringprobe--*.sql "$UP_ROOT/src" "$dir/"
+	cp -a "$UP_ROOT/Makefile" "$UP_ROOT/uringprobe.control" "$UP_ROOT/src" "$dir/"
 	# objects of a build in the work tree may be for another server
 	find "$dir/src" -name '*.o' -delete
 	run_logged "build uringprobe for $name" "$dir.build.log" make -C "$dir" -j"$UP_JOBS" PG_CONFIG="$pg_config" \

@@ -10,7 +10,7 @@ namespace uringprobe::cli {
 void print_table(const Table& t, bool tsv) {
     std::vector<size_t> shown;
     for (size_t c = 0; c < t.columns.size(); ++c) {
-        const std::string& name = t.columns[c];
+        const std::string& name = t.columns[c].name;
         const std::string suffix = "_histogram";
         if (tsv || name.size() < suffix.size() ||
             name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
@@ -19,7 +19,7 @@ void print_table(const Table& t, bool tsv) {
     std::vector<std::vector<std::string>> cells;
     cells.emplace_back();
     for (size_t c : shown)
-        cells.back().push_back(t.columns[c]);
+        cells.back().push_back(t.columns[c].name);
     for (const auto& row : t.rows) {
         std::vector<std::string> line;
         for (size_t c : shown)

@@ -11,6 +11,7 @@
 #include "experiments/reads_experiment.hpp"
 #include "experiments/rings_experiment.hpp"
 #include "io/scratch_file.hpp"
+#include "registry/sql_functions.hpp"
 
 #include <cerrno>
 #include <csignal>
@@ -231,9 +232,10 @@ int cmd_params(int argc, char** argv) {
         else
             args.common(opt, &tsv);
     }
-    Table t;
-    t.columns = {"command", "name", "type",   "default", "min",
-                 "max",     "cap",  "option", "help",    "sql"};
+    Table t{{text_column("command"), text_column("name"), text_column("type"),
+             text_column("default"), bigint_column("min"), bigint_column("max"), text_column("cap"),
+             text_column("option"), text_column("help"), text_column("sql")},
+            {}};
     bool found = false;
     for (const auto& c : commands()) {
         if (!only.empty() && only != c.name)
@@ -244,16 +246,22 @@ int cmd_params(int argc, char** argv) {
             const auto bound = [&](long long v) {
                 return number ? Value::integer(v) : Value::null();
             };
-            t.rows.push_back({Value::text(c.name), Value::text(prm.name),
-                              Value::text(prm.sql_type()), Value::text(prm.default_sql),
-                              bound(prm.min), bound(prm.max), Value::text(prm.cap),
-                              Value::text(prm.option()), Value::text(prm.help),
-                              Value::text(prm.in_sql ? "yes" : "no")});
+            t.add({Value::text(c.name), Value::text(prm.name), Value::text(prm.sql_type()),
+                   Value::text(prm.default_sql), bound(prm.min), bound(prm.max),
+                   Value::text(prm.cap), Value::text(prm.option()), Value::text(prm.help),
+                   Value::text(prm.in_sql ? "yes" : "no")});
         }
     }
     if (!found)
         usage_error("params: unknown command '" + only + "'");
     print_table(t, tsv);
+    return 0;
+}
+
+int cmd_sql(int argc, char**) {
+    if (argc > 0)
+        usage_error("sql takes no options");
+    std::fputs(install_script().c_str(), stdout);
     return 0;
 }
 

@@ -1,5 +1,6 @@
 // The CLI's commands: each reads its options, runs the engine in this
-// process and prints the table; `params` prints the parameter tables.
+// process and prints the table; `params` prints the parameter tables, `sql`
+// the install script made from them.
 #pragma once
 
 namespace uringprobe::cli {
@@ -12,5 +13,6 @@ int cmd_reads(int argc, char** argv);
 int cmd_completions(int argc, char** argv);
 int cmd_events(int argc, char** argv);
 int cmd_params(int argc, char** argv);
+int cmd_sql(int argc, char** argv);
 
 } // namespace uringprobe::cli

@@ -21,6 +21,8 @@ int main(int argc, char** argv) {
                 return c.run(argc - 2, argv + 2);
         if (cmd == "params")
             return cli::cmd_params(argc - 2, argv + 2);
+        if (cmd == "sql")
+            return cli::cmd_sql(argc - 2, argv + 2);
         if (cmd == "-h" || cmd == "--help") {
             std::fputs(cli::usage_text().c_str(), stdout);
             return 0;

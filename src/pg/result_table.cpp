@@ -16,7 +16,7 @@ void copy_table(const Table& table, ResultRows* out) {
     const size_t n = table.rows.size() * static_cast<size_t>(ncols);
     out->names = static_cast<char**>(palloc_guarded(sizeof(char*) * ncols));
     for (int c = 0; c < ncols; ++c)
-        out->names[c] = pstrdup_guarded(table.columns[c]);
+        out->names[c] = pstrdup_guarded(table.columns[c].name);
     out->cells = static_cast<ResultCell*>(palloc_guarded(sizeof(ResultCell) * n));
     for (size_t r = 0; r < table.rows.size(); ++r) {
         for (int c = 0; c < ncols; ++c) {

@@ -19,7 +19,7 @@ void copy_shape(const std::vector<Param>& params, SqlArgShape* out) {
     for (int i = 0; i < n; ++i) {
         out->types[i] = params[i].type;
         out->names[i] = pstrdup_guarded(params[i].name);
-        out->nullable[i] = params[i].default_sql == "NULL";
+        out->nullable[i] = params[i].sql_declared_default() == "NULL";
         if (out->nullable[i]) {
             nullable_names = params[i].name;
             ++nullable_count;

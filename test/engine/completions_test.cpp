@@ -128,7 +128,7 @@ TEST(Completions, FlagCombinations) {
                                "mean_in_flight", "enters", "completions_per_enter",
                                "submitter_ns_per_completion", "sqpoll_ns_per_completion"}) {
         size_t i = 0;
-        while (i < t.columns.size() && t.columns[i] != column)
+        while (i < t.columns.size() && t.columns[i].name != column)
             ++i;
         ASSERT_LT(i, t.columns.size()) << column;
         EXPECT_EQ(t.rows[0][i].kind, Value::Kind::null) << column;

@@ -218,8 +218,8 @@ TEST(Extend, TableHasTheRawHistogram) {
         run_extend(fixed(t, ExtendStrategy::fallocate, ExtendInterface::sync), {t.path()}, never));
     ASSERT_EQ(tab.rows.size(), 1u);
     ASSERT_EQ(tab.columns.size(), tab.rows[0].size());
-    EXPECT_EQ(tab.columns.front(), "experiment");
-    EXPECT_EQ(tab.columns.back(), "latency_histogram");
+    EXPECT_EQ(tab.columns.front().name, "experiment");
+    EXPECT_EQ(tab.columns.back().name, "latency_histogram");
     EXPECT_FALSE(tab.rows[0].back().s.empty());
 }
 

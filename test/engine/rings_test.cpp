@@ -52,7 +52,7 @@ TEST(Rings, BothLayoutsAndTheBaseline) {
     EXPECT_GE(v["mmap"]->maps_after - v["baseline"]->maps_after, 4);
     const Table t = rings_table(r);
     EXPECT_EQ(t.rows.size(), r.variants.size());
-    EXPECT_EQ(t.columns.back(), "latency_histogram");
+    EXPECT_EQ(t.columns.back().name, "latency_histogram");
 }
 
 // Under a memlock limit that holds one layout's rings but not two, the

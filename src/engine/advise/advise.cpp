@@ -274,14 +274,18 @@ AdviseResult advise(const AdviseRequest& req, const std::function<bool()>& shoul
     return res;
 }
 
+std::vector<Column> advise_columns() {
+    return {text_column("topic"),  text_column("setting"),    text_column("current"),
+            text_column("advice"), text_column("confidence"), text_column("evidence"),
+            text_column("cost")};
+}
+
 Table advise_table(const AdviseResult& r) {
-    Table t;
-    t.columns = {"topic", "setting", "current", "advice", "confidence", "evidence", "cost"};
+    Table t{advise_columns(), {}};
     for (const auto& row : r.rows)
-        t.rows.push_back({Value::text(row.topic), Value::text(row.setting),
-                          Value::text(row.current), Value::text(row.advice),
-                          Value::text(row.confidence), Value::text(row.evidence),
-                          Value::text(row.cost)});
+        t.add({Value::text(row.topic), Value::text(row.setting), Value::text(row.current),
+               Value::text(row.advice), Value::text(row.confidence), Value::text(row.evidence),
+               Value::text(row.cost)});
     return t;
 }
 

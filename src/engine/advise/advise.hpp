@@ -97,6 +97,8 @@ void validate(const AdviseRequest& req);
 // ring and child is gone when it returns or throws.
 AdviseResult advise(const AdviseRequest& req, const std::function<bool()>& should_stop);
 
+// The columns of its rows, as advise_table() fills them.
+std::vector<Column> advise_columns();
 Table advise_table(const AdviseResult& r);
 
 } // namespace uringprobe

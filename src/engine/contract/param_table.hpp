@@ -52,6 +52,8 @@ struct Param {
     bool repeatable = false; // text, the CLI: each use of the option adds a value
     bool in_sql = true;      // false: an option of the CLI only (the SQL function reads
                              // the server's own value)
+    std::string sql_default; // what SQL declares where it differs from default_sql ("": the
+                             // same), e.g. NULL for the server's own value
 
     Param& capped_by(const char* setting) {
         cap = setting;
@@ -77,6 +79,15 @@ struct Param {
 
     // "--name-with-dashes", or `cli`.
     std::string option() const;
+    Param& sql_defaults_to(const char* value) {
+        sql_default = value;
+        return *this;
+    }
+    // The default the SQL function declares.
+    const std::string& sql_declared_default() const {
+        return sql_default.empty() ? default_sql : sql_default;
+    }
+
     // SQL's type name: integer, bigint, boolean, text, interval.
     const char* sql_type() const;
     // The default as a value (NULL, 'text', true/false, a number).
@@ -138,14 +149,17 @@ template <typename P> std::vector<Param> params_of(const ParamTable<P>& table) {
     return out;
 }
 
-// `table` as the CLI's own options: every row marked cli_only() except
-// those named in `sql_names` (a SQL function declares them).
+// A server's settings as the CLI's own options: every row marked cli_only()
+// except those named in `sql_names`, which a SQL function declares with
+// NULL as their default (the server's own value).
 template <typename P>
 ParamTable<P> cli_only_rows(ParamTable<P> table, const std::vector<std::string>& sql_names = {}) {
     for (auto& row : table) {
         row.param.in_sql = false;
         for (const auto& n : sql_names)
             row.param.in_sql = row.param.in_sql || n == row.param.name;
+        if (row.param.in_sql)
+            row.param.sql_defaults_to("NULL");
     }
     return table;
 }

@@ -5,9 +5,12 @@
 namespace uringprobe {
 
 namespace {
-const std::vector<std::string> kSharedColumns = {
-    "experiment", "variant", "status",  "ops",    "seconds", "ops_per_sec", "p50_us",
-    "p99_us",     "max_us",  "user_ms", "sys_ms", "minflt",  "vcsw",        "ivcsw"};
+const std::vector<Column> kSharedColumns = {
+    text_column("experiment"), text_column("variant"), text_column("status"),
+    bigint_column("ops"),      real_column("seconds"), real_column("ops_per_sec"),
+    real_column("p50_us"),     real_column("p99_us"),  real_column("max_us"),
+    real_column("user_ms"),    real_column("sys_ms"),  bigint_column("minflt"),
+    bigint_column("vcsw"),     bigint_column("ivcsw")};
 } // namespace
 
 std::string Outcome::status() const {
@@ -21,11 +24,10 @@ std::string Outcome::status() const {
     }
 }
 
-Table experiment_table(const std::vector<std::string>& own_columns) {
-    Table t;
-    t.columns = kSharedColumns;
-    t.columns.insert(t.columns.end(), own_columns.begin(), own_columns.end());
-    return t;
+std::vector<Column> experiment_columns(const std::vector<Column>& own) {
+    std::vector<Column> all = kSharedColumns;
+    all.insert(all.end(), own.begin(), own.end());
+    return all;
 }
 
 Value ratio(double numerator, double denominator) {
@@ -57,7 +59,7 @@ void add_row(Table& t, const SharedMeasures& m, std::vector<Value> own) {
                               Value::integer(m.usage.nivcsw)};
     for (auto& v : own)
         row.push_back(std::move(v));
-    t.rows.push_back(std::move(row));
+    t.add(std::move(row));
 }
 
 } // namespace uringprobe

@@ -49,13 +49,14 @@ struct SharedMeasures {
     UsageDelta usage;
 };
 
-// An experiment's table: experiment, variant, status, ops, seconds,
+// An experiment's columns: experiment, variant, status, ops, seconds,
 // ops_per_sec, p50_us, p99_us, max_us, user_ms, sys_ms, minflt, vcsw,
-// ivcsw, then the experiment's own columns.
-Table experiment_table(const std::vector<std::string>& own_columns);
+// ivcsw, then its own.
+std::vector<Column> experiment_columns(const std::vector<Column>& own);
 
 // Appends a row: the shared columns from `m`, then `own`, which must
-// have one value per own column (std::logic_error otherwise).
+// have one value per own column, each NULL or of its column's kind
+// (std::logic_error otherwise).
 void add_row(Table& t, const SharedMeasures& m, std::vector<Value> own);
 
 // A real column that is NULL unless its denominator is positive.

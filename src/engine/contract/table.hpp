@@ -24,9 +24,31 @@ struct Value {
     std::string to_string(bool exact = false) const;
 };
 
+// A column: its name and the kind of value it holds (any value may also be
+// NULL). SQL declares it bigint, double precision or text (sql_type).
+struct Column {
+    std::string name;
+    Value::Kind kind;
+};
+inline Column bigint_column(std::string name) {
+    return {std::move(name), Value::Kind::integer};
+}
+inline Column real_column(std::string name) {
+    return {std::move(name), Value::Kind::real};
+}
+inline Column text_column(std::string name) {
+    return {std::move(name), Value::Kind::text};
+}
+// "bigint", "double precision" or "text".
+const char* sql_type(Value::Kind kind);
+
 struct Table {
-    std::vector<std::string> columns;
+    std::vector<Column> columns;
     std::vector<std::vector<Value>> rows;
+
+    // Appends a row: a value per column, each NULL or of its column's kind
+    // (std::logic_error naming the column otherwise).
+    void add(std::vector<Value> row);
 };
 
 } // namespace uringprobe

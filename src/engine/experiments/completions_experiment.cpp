@@ -405,13 +405,20 @@ CompletionsResult run_completions(const CompletionsParams& p,
     return r;
 }
 
+std::vector<Column> completions_columns() {
+    return experiment_columns({text_column("op"), bigint_column("depth"), text_column("resubmit"),
+                               text_column("reaping"), text_column("flags_requested"),
+                               text_column("flags_in_effect"), real_column("ns_per_completion"),
+                               real_column("mean_in_flight"), real_column("completions_per_enter"),
+                               bigint_column("enters"), real_column("submitter_ns_per_completion"),
+                               real_column("sqpoll_ns_per_completion"),
+                               real_column("sqpoll_cpu_ms"), bigint_column("iowq_workers"),
+                               real_column("iowq_cpu_ms"), bigint_column("errors")});
+}
+
 Table completions_table(const CompletionsResult& r) {
     const CompletionsParams& p = r.params;
-    Table t = experiment_table({"op", "depth", "resubmit", "reaping", "flags_requested",
-                                "flags_in_effect", "ns_per_completion", "mean_in_flight",
-                                "completions_per_enter", "enters", "submitter_ns_per_completion",
-                                "sqpoll_ns_per_completion", "sqpoll_cpu_ms", "iowq_workers",
-                                "iowq_cpu_ms", "errors"});
+    Table t{completions_columns(), {}};
     const std::string op = name_of(kOps, int(p.op));
     const std::string resubmit = name_of(kResubmits, int(p.resubmit));
     const std::string reaping = name_of(kReapings, int(p.reaping));

@@ -76,6 +76,8 @@ CompletionsResult run_completions(const CompletionsParams& p,
                                   const std::vector<std::string>& allowed,
                                   const std::function<bool()>& should_stop);
 
+// The columns of its rows, as completions_table() fills them.
+std::vector<Column> completions_columns();
 Table completions_table(const CompletionsResult& r);
 
 } // namespace uringprobe

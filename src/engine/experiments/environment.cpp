@@ -59,7 +59,9 @@ const ParamTable<EnvironmentRequest>& environment_params() {
             boolean_param("probe", true,
                           "create io_uring rings and an SQPOLL thread to probe the kernel (false: "
                           "a reading that makes none)")
-                .cli_option("--no-probe", "make no ring: the rows that need one say so")),
+                .cli_option("--no-probe", "make no ring: the rows that need one say so")
+                // SQL: NULL, a probe for pg_execute_server_program only
+                .sql_defaults_to("NULL")),
     };
     return table;
 }
@@ -218,11 +220,14 @@ std::vector<EnvironmentRow> probe_environment(const EnvironmentRequest& req) {
     return rows;
 }
 
+std::vector<Column> environment_columns() {
+    return {text_column("name"), text_column("value"), text_column("detail")};
+}
+
 Table environment_table(const std::vector<EnvironmentRow>& rows) {
-    Table t;
-    t.columns = {"name", "value", "detail"};
+    Table t{environment_columns(), {}};
     for (const auto& r : rows)
-        t.rows.push_back({Value::text(r.name), Value::text(r.value), Value::text(r.detail)});
+        t.add({Value::text(r.name), Value::text(r.value), Value::text(r.detail)});
     return t;
 }
 

@@ -55,6 +55,8 @@ struct EnvironmentRow {
     std::string detail;
 };
 
+// The columns of its rows, as environment_table() fills them.
+std::vector<Column> environment_columns();
 std::vector<EnvironmentRow> probe_environment(const EnvironmentRequest& req);
 Table environment_table(const std::vector<EnvironmentRow>& rows);
 

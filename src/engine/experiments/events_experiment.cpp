@@ -439,9 +439,14 @@ EventsResult run_events(const EventsParams& p,
     return r;
 }
 
+std::vector<Column> events_columns() {
+    return experiment_columns({bigint_column("pipes"), text_column("peer"), bigint_column("rounds"),
+                               bigint_column("enters"), bigint_column("armed_ready"),
+                               text_column("latency_histogram")});
+}
+
 Table events_table(const EventsResult& r) {
-    Table t =
-        experiment_table({"pipes", "peer", "rounds", "enters", "armed_ready", "latency_histogram"});
+    Table t{events_columns(), {}};
     add_row(t, {"events", r.params.loop, r.outcome, r.events, r.seconds, &r.round_latency, r.usage},
             {Value::integer(r.params.pipes), Value::text(name_of(kPeers, int(r.params.peer))),
              Value::integer(r.rounds), r.enters < 0 ? Value::null() : Value::integer(r.enters),

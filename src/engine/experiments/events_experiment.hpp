@@ -84,6 +84,8 @@ EventsResult run_events(const EventsParams& p,
                         const std::function<std::unique_ptr<EventWaiter>()>& external,
                         const std::function<bool()>& should_stop);
 
+// The columns of its rows, as events_table() fills them.
+std::vector<Column> events_columns();
 Table events_table(const EventsResult& r);
 
 } // namespace uringprobe

@@ -287,36 +287,40 @@ ExtendResult run_extend(const ExtendParams& p, const std::vector<std::string>& a
     return r;
 }
 
+std::vector<Column> extend_columns() {
+    return experiment_columns({text_column("strategy"),
+                               text_column("interface"),
+                               bigint_column("sessions"),
+                               text_column("shared"),
+                               bigint_column("min_blocks"),
+                               bigint_column("max_blocks"),
+                               bigint_column("block_size"),
+                               text_column("write_data"),
+                               bigint_column("bytes"),
+                               real_column("mb_per_sec"),
+                               bigint_column("fallocates"),
+                               bigint_column("zero_writes"),
+                               bigint_column("data_writes"),
+                               real_column("lock_wait_ms"),
+                               bigint_column("iowq_workers"),
+                               real_column("iowq_cpu_ms"),
+                               text_column("filesystem"),
+                               bigint_column("extents"),
+                               bigint_column("file_bytes"),
+                               text_column("verified"),
+                               bigint_column("stale_removed"),
+                               text_column("sizing"),
+                               bigint_column("pages"),
+                               bigint_column("switches"),
+                               real_column("mean_extension_blocks"),
+                               text_column("size_histogram"),
+                               bigint_column("write_batch"),
+                               text_column("latency_histogram")});
+}
+
 Table extend_table(const ExtendResult& r) {
     const ExtendParams& p = r.params;
-    Table t = experiment_table({"strategy",
-                                "interface",
-                                "sessions",
-                                "shared",
-                                "min_blocks",
-                                "max_blocks",
-                                "block_size",
-                                "write_data",
-                                "bytes",
-                                "mb_per_sec",
-                                "fallocates",
-                                "zero_writes",
-                                "data_writes",
-                                "lock_wait_ms",
-                                "iowq_workers",
-                                "iowq_cpu_ms",
-                                "filesystem",
-                                "extents",
-                                "file_bytes",
-                                "verified",
-                                "stale_removed",
-                                "sizing",
-                                "pages",
-                                "switches",
-                                "mean_extension_blocks",
-                                "size_histogram",
-                                "write_batch",
-                                "latency_histogram"});
+    Table t{extend_columns(), {}};
     std::string sizes; // "blocks:count" of every size that occurred
     for (size_t n = 0; n < r.sizes.size(); ++n)
         if (r.sizes[n])

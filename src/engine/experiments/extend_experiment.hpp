@@ -63,6 +63,8 @@ struct ExtendResult {
 ExtendResult run_extend(const ExtendParams& p, const std::vector<std::string>& allowed,
                         const std::function<bool()>& should_stop);
 
+// The columns of its rows, as extend_table() fills them.
+std::vector<Column> extend_columns();
 Table extend_table(const ExtendResult& r);
 
 } // namespace uringprobe

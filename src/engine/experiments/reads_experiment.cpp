@@ -574,14 +574,33 @@ ReadsResult run_reads(const ReadsParams& p, const std::vector<std::string>& allo
     return r;
 }
 
+std::vector<Column> reads_columns() {
+    return experiment_columns({text_column("method"),
+                               text_column("pattern"),
+                               bigint_column("block_kb"),
+                               bigint_column("in_flight"),
+                               text_column("cache"),
+                               text_column("source"),
+                               real_column("file_mb"),
+                               real_column("mb_per_sec"),
+                               real_column("mean_in_flight"),
+                               bigint_column("max_in_flight"),
+                               bigint_column("enters"),
+                               bigint_column("read_calls"),
+                               bigint_column("fadvise_calls"),
+                               bigint_column("worker_wakeups"),
+                               bigint_column("submitter_waits"),
+                               real_column("submitter_cpu_ms"),
+                               real_column("helpers_cpu_ms"),
+                               bigint_column("iowq_workers"),
+                               bigint_column("pages"),
+                               bigint_column("resident_before"),
+                               text_column("latency_histogram")});
+}
+
 Table reads_table(const ReadsResult& r) {
     const ReadsParams& p = r.params;
-    Table t = experiment_table(
-        {"method",           "pattern",        "block_kb",      "in_flight",      "cache",
-         "source",           "file_mb",        "mb_per_sec",    "mean_in_flight", "max_in_flight",
-         "enters",           "read_calls",     "fadvise_calls", "worker_wakeups", "submitter_waits",
-         "submitter_cpu_ms", "helpers_cpu_ms", "iowq_workers",  "pages",          "resident_before",
-         "latency_histogram"});
+    Table t{reads_columns(), {}};
     const std::string method = read_method_name(p.method);
     const std::string pattern = name_of(kPatterns, int(p.pattern));
     const bool measured = (r.outcome.is_ok() || r.outcome.is_stopped()) && r.seconds > 0;

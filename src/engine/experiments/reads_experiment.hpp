@@ -91,6 +91,8 @@ struct ReadsResult {
 ReadsResult run_reads(const ReadsParams& p, const std::vector<std::string>& allowed,
                       const std::function<bool()>& should_stop);
 
+// The columns of its rows, as reads_table() fills them.
+std::vector<Column> reads_columns();
 Table reads_table(const ReadsResult& r);
 
 } // namespace uringprobe

@@ -278,10 +278,17 @@ RingsResult run_rings(const RingsParams& p, const std::function<bool()>& should_
     return r;
 }
 
+std::vector<Column> rings_columns() {
+    return experiment_columns({bigint_column("rings"), bigint_column("depth"),
+                               bigint_column("ring_bytes"), real_column("setup_ms"),
+                               real_column("teardown_ms"), bigint_column("maps_before"),
+                               bigint_column("maps_after"), bigint_column("vmpte_before_kb"),
+                               bigint_column("vmpte_after_kb"), real_column("fork_call_p50_us"),
+                               real_column("fork_call_p99_us"), text_column("latency_histogram")});
+}
+
 Table rings_table(const RingsResult& r) {
-    Table t = experiment_table({"rings", "depth", "ring_bytes", "setup_ms", "teardown_ms",
-                                "maps_before", "maps_after", "vmpte_before_kb", "vmpte_after_kb",
-                                "fork_call_p50_us", "fork_call_p99_us", "latency_histogram"});
+    Table t{rings_columns(), {}};
     for (const auto& v : r.variants) {
         const auto& call = v.fork_call;
         const auto call_us = [&](double p) {

@@ -65,6 +65,8 @@ struct RingsResult {
 // and child is gone when this returns or throws.
 RingsResult run_rings(const RingsParams& p, const std::function<bool()>& should_stop);
 
+// The columns of its rows, as rings_table() fills them.
+std::vector<Column> rings_columns();
 Table rings_table(const RingsResult& r);
 
 } // namespace uringprobe

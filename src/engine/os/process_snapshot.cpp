@@ -138,16 +138,21 @@ ProcessSnapshot snapshot_process(pid_t pid) {
     return s;
 }
 
+std::vector<Column> process_columns() {
+    return {text_column("process"),        bigint_column("pid"),
+            bigint_column("mappings"),     bigint_column("io_uring_mappings"),
+            bigint_column("io_uring_fds"), bigint_column("open_fds"),
+            bigint_column("vmpte_kb"),     bigint_column("vmrss_kb"),
+            real_column("user_ms"),        real_column("sys_ms"),
+            bigint_column("threads")};
+}
+
 Table process_table(const std::string& which, const ProcessSnapshot& s) {
-    Table t;
-    t.columns = {"process",      "pid",      "mappings", "io_uring_mappings",
-                 "io_uring_fds", "open_fds", "vmpte_kb", "vmrss_kb",
-                 "user_ms",      "sys_ms",   "threads"};
-    t.rows.push_back({Value::text(which), Value::integer(s.pid), Value::integer(s.mappings),
-                      Value::integer(s.io_uring_mappings), Value::integer(s.io_uring_fds),
-                      Value::integer(s.open_fds), Value::integer(s.vm_pte_kb),
-                      Value::integer(s.vm_rss_kb), Value::real(s.user_ms), Value::real(s.sys_ms),
-                      Value::integer(s.threads)});
+    Table t{process_columns(), {}};
+    t.add({Value::text(which), Value::integer(s.pid), Value::integer(s.mappings),
+           Value::integer(s.io_uring_mappings), Value::integer(s.io_uring_fds),
+           Value::integer(s.open_fds), Value::integer(s.vm_pte_kb), Value::integer(s.vm_rss_kb),
+           Value::real(s.user_ms), Value::real(s.sys_ms), Value::integer(s.threads)});
     return t;
 }
 

@@ -52,6 +52,8 @@ void each_task(pid_t pid, bool may_be_missing, const TaskVisit& visit);
 // Throws SysError when the process cannot be read (gone, or not ours).
 ProcessSnapshot snapshot_process(pid_t pid);
 
+// The columns of a process's row (SQL's type uringprobe_process).
+std::vector<Column> process_columns();
 // One row: process (e.g. "postmaster"), pid, mappings, io_uring_mappings,
 // io_uring_fds, open_fds, vmpte_kb, vmrss_kb, user_ms, sys_ms, threads.
 Table process_table(const std::string& which, const ProcessSnapshot& s);
