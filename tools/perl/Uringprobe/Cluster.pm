@@ -8,6 +8,7 @@ use strict;
 use warnings;
 use Exporter 'import';
 use File::Basename qw(dirname);
+use File::Path ();
 use IPC::Run ();
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
@@ -251,6 +252,7 @@ sub start_cluster
 	my $name = $p{name} // "$server->{name}_$io_method";
 	$name =~ s/[^A-Za-z0-9_]/_/g;
 	local $ENV{PG_REGRESS} = $server->{pg_regress};
+	local $ENV{INITDB_TEMPLATE} = initdb_template($server);
 	my $node = PostgreSQL::Test::Cluster->new($name,
 		install_path => $server->{install_path});
 	$node->init(allows_streaming => $p{streaming} // 0);
@@ -279,6 +281,23 @@ sub start_cluster
 		  unless $got eq 'absent';
 	}
 	return ($node, 1);
+}
+
+# A data directory initdb made for $server, once per test file: each
+# cluster of the server starts as a copy of it (PostgreSQL::Test::Cluster
+# copies INITDB_TEMPLATE rather than run initdb; the same files, a second
+# rather than initdb's several).
+sub initdb_template
+{
+	my ($server) = @_;
+	(my $name = $server->{name}) =~ s/[^A-Za-z0-9_-]/_/g;
+	my $dir = "$PostgreSQL::Test::Utils::tmp_check/initdb-template-$name";
+	return $dir if -f "$dir/PG_VERSION";
+	File::Path::rmtree("$dir.partial");
+	PostgreSQL::Test::Utils::system_or_bail("$server->{bindir}/initdb", '--no-sync',
+		'--pgdata', "$dir.partial", '--auth', 'trust');
+	rename("$dir.partial", $dir) or die "cannot rename $dir.partial: $!\n";
+	return $dir;
 }
 
 # The command that runs a command with io_uring refused to it and to every
