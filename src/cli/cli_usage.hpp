@@ -1,6 +1,7 @@
-// The CLI's one table of commands: each command's name, how it is run,
-// and its lines of the usage text made from its parameter tables (the
-// same tables give `uringprobe-cli params`). main() dispatches from it.
+// The CLI's one table of commands (defined beside them, in commands.cpp):
+// each command's name, how it is run, and its lines of the usage text made
+// from its parameter tables (the same tables give `uringprobe-cli
+// params`). main() dispatches from it.
 #pragma once
 
 #include "contract/param_table.hpp"

@@ -69,7 +69,7 @@ template <typename Request> Request bare_process_request() {
 
 } // namespace
 
-int cmd_environment(int argc, char** argv) {
+static int cmd_environment(int argc, char** argv) {
     EnvironmentRequest req = bare_process_request<EnvironmentRequest>();
     bool predict = false, tsv = false;
     Args args(argc, argv);
@@ -110,7 +110,7 @@ AdviseTarget data_directory_target(const std::string& data_directory) {
 
 } // namespace
 
-int cmd_advise(int argc, char** argv) {
+static int cmd_advise(int argc, char** argv) {
     AdviseRequest req = bare_process_request<AdviseRequest>();
     set_defaults(advise_cli_params(), req);
     req.max_budget_seconds = kCliMaxBudgetSeconds;
@@ -169,7 +169,7 @@ void take_scratch_dir(std::string& dir, bool needed, const char* missing) {
 
 } // namespace
 
-int cmd_rings(int argc, char** argv) {
+static int cmd_rings(int argc, char** argv) {
     bool tsv = false;
     const RingsParams p = parse_params(rings_params(), argc, argv, &tsv);
     validate(p, {});
@@ -177,7 +177,7 @@ int cmd_rings(int argc, char** argv) {
     return exit_status();
 }
 
-int cmd_extend(int argc, char** argv) {
+static int cmd_extend(int argc, char** argv) {
     bool tsv = false;
     ExtendParams p = parse_params<ExtendParams>(
         extend_params(), argc, argv, &tsv, [](const std::string& opt, Args& args, ExtendParams& q) {
@@ -192,7 +192,7 @@ int cmd_extend(int argc, char** argv) {
     return exit_status();
 }
 
-int cmd_reads(int argc, char** argv) {
+static int cmd_reads(int argc, char** argv) {
     bool tsv = false;
     ReadsParams p = parse_params(reads_params(), argc, argv, &tsv);
     take_scratch_dir(p.dir, p.files.empty(), "reads needs --dir DIR or --file FILE");
@@ -201,7 +201,7 @@ int cmd_reads(int argc, char** argv) {
     return exit_status();
 }
 
-int cmd_completions(int argc, char** argv) {
+static int cmd_completions(int argc, char** argv) {
     bool tsv = false;
     CompletionsParams p = parse_params(completions_params(), argc, argv, &tsv);
     take_scratch_dir(p.dir, p.op == CompletionOp::read, "completions --op read needs --dir DIR");
@@ -210,7 +210,7 @@ int cmd_completions(int argc, char** argv) {
     return exit_status();
 }
 
-int cmd_events(int argc, char** argv) {
+static int cmd_events(int argc, char** argv) {
     bool tsv = false;
     const EventsParams p = parse_params(events_params(), argc, argv, &tsv);
     if (p.loop == "pg_waiteventset")
@@ -219,6 +219,45 @@ int cmd_events(int argc, char** argv) {
     validate(p, {}, "");
     print_table(events_table(run_events(p, nullptr, stop_on_interrupt())), tsv);
     return exit_status();
+}
+
+// The commands of the experiments, as the usage text and main() know them;
+// their options are their SQL functions' parameters (src/engine/registry).
+std::vector<Command> commands() {
+    return {
+        {"environment", cmd_environment, "environment [options]",
+         "environment: can this process use io_uring, what does the kernel accept,\n"
+         "  and what would PostgreSQL 18 with io_method=io_uring need here. Any of\n"
+         "  a PostgreSQL 18 server's settings or --io-method makes the report predict\n"
+         "  for that server (the settings not given take 18's defaults):\n",
+         sql_function("environment").params, ""},
+        {"advise", cmd_advise, "advise [options]",
+         "advise: what to set on a PostgreSQL server before starting it, from small runs\n"
+         "  of the experiments in this process against its settings, within a budget\n"
+         "  (as uringprobe_advise() does in a backend; --budget at most " +
+             std::to_string(kCliMaxBudgetSeconds) + " here):\n",
+         sql_function("advise").params, ""},
+        {"rings", cmd_rings, "rings [options]",
+         "rings: N io_uring rings in this process, then fork() -> _exit -> waitpid\n"
+         "  timed --forks times, against a zero-ring baseline measured alongside:\n",
+         sql_function("rings").params, ""},
+        {"extend", cmd_extend, "extend --dir DIR [options]",
+         "extend: grow scratch files in DIR the way PostgreSQL extends a relation:\n",
+         sql_function("extend").params,
+         usage_line("--blocks N", "min_blocks and max_blocks at once")},
+        {"reads", cmd_reads, "reads --dir DIR | --file FILE... [options]",
+         "reads: the same bytes of a file read one at a time, with advice ahead, kept in\n"
+         "  flight on a ring, or queued for worker threads (a scratch file in DIR,\n"
+         "  written first, or FILEs opened read-only):\n",
+         sql_function("reads").params, ""},
+        {"completions", cmd_completions, "completions [options]",
+         "completions: keep operations in flight on a ring, each reaped one replaced at once:\n",
+         sql_function("completions").params, ""},
+        {"events", cmd_events, "events [options]",
+         "events: a byte on each pipe (written by this process or a peer), wait until "
+         "readable, read it (Samba's local.event):\n",
+         sql_function("events").params, ""},
+    };
 }
 
 int cmd_params(int argc, char** argv) {
