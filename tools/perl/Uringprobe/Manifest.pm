@@ -180,7 +180,7 @@ my @benchmarks = (
 		variables => [
 			[ URINGPROBE_CHURN_CONNECTIONS => '100 400 950 1000', 'max_connections values', { quick => '100 950', tiny => '20' } ],
 			[ URINGPROBE_CHURN_RUNS => 4, 'runs per cell', { quick => 3, tiny => 1 } ],
-			[ URINGPROBE_CHURN_SECONDS => 5, 'seconds per run', { quick => 3, tiny => 1 } ],
+			[ URINGPROBE_CHURN_SECONDS => 5, 'seconds per run', { quick => 2, tiny => 1 } ],
 			[ URINGPROBE_CHURN_CLIENTS => 2, 'pgbench clients' ],
 		],
 	},
