@@ -1,4 +1,5 @@
 #include "contract/params.hpp"
+#include "contract/wrap_words.hpp"
 #include "refused.hpp"
 
 #include <gtest/gtest.h>
@@ -173,4 +174,14 @@ TEST(ParamTable, MemoryIsCheckedToTheByte) {
     EXPECT_EQ(message(2LL << 20), "buffers = 2 MiB exceeds uringprobe.max_memory_mb (1 MB)");
     EXPECT_NO_THROW(check_memory("x", 256LL << 20, {})); // the default cap
     EXPECT_THROW(check_memory("x", (256LL << 20) + 1, {}), InvalidArgument);
+}
+
+// Usage text and the install script's comments break lines between words:
+// at most `width` characters a line, a longer word alone on its own.
+TEST(Params, WrapWords) {
+    EXPECT_EQ(wrap_words("", 10), std::vector<std::string>{});
+    EXPECT_EQ(wrap_words("one two three", 7), (std::vector<std::string>{"one two", "three"}));
+    EXPECT_EQ(wrap_words("one two three", 13), (std::vector<std::string>{"one two three"}));
+    EXPECT_EQ(wrap_words("a extraordinarily b", 5),
+              (std::vector<std::string>{"a", "extraordinarily", "b"}));
 }

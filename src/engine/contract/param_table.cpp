@@ -1,4 +1,5 @@
 #include "contract/param_table.hpp"
+#include "contract/wrap_words.hpp"
 
 #include "contract/caps.hpp"
 #include "contract/number_text.hpp"
@@ -82,24 +83,9 @@ std::string usage_line(const std::string& option, const std::string& help) {
         out += "\n" + std::string(kHelpColumn, ' ');
     else
         out.resize(kHelpColumn, ' ');
-    size_t col = kHelpColumn;
-    size_t start = 0;
-    while (start < help.size()) {
-        size_t end = help.find(' ', start);
-        if (end == std::string::npos)
-            end = help.size();
-        const std::string word = help.substr(start, end - start);
-        if (col > kHelpColumn && col + 1 + word.size() > kWidth) {
-            out += "\n" + std::string(kHelpColumn, ' ');
-            col = kHelpColumn;
-        } else if (col > kHelpColumn) {
-            out += ' ';
-            ++col;
-        }
-        out += word;
-        col += word.size();
-        start = end + 1;
-    }
+    const std::vector<std::string> lines = wrap_words(help, kWidth - kHelpColumn);
+    for (size_t i = 0; i < lines.size(); ++i)
+        out += (i ? "\n" + std::string(kHelpColumn, ' ') : std::string()) + lines[i];
     return out + "\n";
 }
 

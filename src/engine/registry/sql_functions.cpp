@@ -1,5 +1,7 @@
 #include "registry/sql_functions.hpp"
 
+#include "contract/wrap_words.hpp"
+
 #include "advise/advise.hpp"
 #include "experiments/completions_experiment.hpp"
 #include "experiments/environment.hpp"
@@ -31,21 +33,10 @@ const char kProcessTypeAbout[] =
 
 // `text` as SQL comment lines of at most 78 characters.
 std::string comment(const std::string& text) {
-    std::string out, line;
-    size_t start = 0;
-    while (start < text.size()) {
-        size_t end = text.find(' ', start);
-        if (end == std::string::npos)
-            end = text.size();
-        const std::string word = text.substr(start, end - start);
-        if (!line.empty() && line.size() + 1 + word.size() > 75) {
-            out += "-- " + line + "\n";
-            line.clear();
-        }
-        line += (line.empty() ? "" : " ") + word;
-        start = end + 1;
-    }
-    return out + "-- " + line + "\n";
+    std::string out;
+    for (const std::string& line : wrap_words(text, 75))
+        out += "-- " + line + "\n";
+    return out;
 }
 
 // "uringprobe_rings(integer, integer, text, boolean, integer)"
