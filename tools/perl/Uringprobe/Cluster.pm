@@ -252,7 +252,7 @@ sub start_cluster
 	my $name = $p{name} // "$server->{name}_$io_method";
 	$name =~ s/[^A-Za-z0-9_]/_/g;
 	local $ENV{PG_REGRESS} = $server->{pg_regress};
-	local $ENV{INITDB_TEMPLATE} = initdb_template($server);
+	local $ENV{INITDB_TEMPLATE} = initdb_template($server) if copies_initdb_template();
 	my $node = PostgreSQL::Test::Cluster->new($name,
 		install_path => $server->{install_path});
 	$node->init(allows_streaming => $p{streaming} // 0);
@@ -281,6 +281,20 @@ sub start_cluster
 		  unless $got eq 'absent';
 	}
 	return ($node, 1);
+}
+
+# Whether this PostgreSQL::Test::Cluster copies INITDB_TEMPLATE (16 and
+# later do; 15's runs initdb whatever it says).
+my $copies_template;
+sub copies_initdb_template
+{
+	if (!defined $copies_template)
+	{
+		open my $fh, '<', $INC{'PostgreSQL/Test/Cluster.pm'} or die "cannot read PostgreSQL::Test::Cluster: $!\n";
+		local $/;
+		$copies_template = (<$fh> =~ /\bINITDB_TEMPLATE\b/) ? 1 : 0;
+	}
+	return $copies_template;
 }
 
 # A data directory initdb made for $server, once per test file: each
