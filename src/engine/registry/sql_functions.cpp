@@ -12,6 +12,7 @@
 #include "os/process_snapshot.hpp"
 #include "uring/pg_ring_plan.hpp"
 
+#include <set>
 #include <stdexcept>
 
 namespace uringprobe {
@@ -236,12 +237,10 @@ std::string install_script() {
                       "   src/engine/registry/sql_functions.cpp */\n\n"
                       "-- complain if script is sourced in psql, rather than via CREATE EXTENSION\n"
                       "\\echo Use \"CREATE EXTENSION uringprobe\" to load this file. \\quit\n";
-    std::string types_made;
+    std::set<std::string> types_made;
     for (const SqlFunction& f : sql_functions()) {
-        if (!f.row_type.empty() && types_made.find(" " + f.row_type + " ") == std::string::npos) {
+        if (!f.row_type.empty() && types_made.insert(f.row_type).second)
             out += "\n" + create_type(f.row_type, f.columns);
-            types_made += " " + f.row_type + " ";
-        }
         out += "\n" + create_function(f);
     }
     return out;
