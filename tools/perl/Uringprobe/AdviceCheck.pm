@@ -21,8 +21,9 @@
 # (within the noise: the effect is given), contradicted (moved the other
 # way by more than $contradiction_margin, the interval excluding no
 # change; a "keep" because no difference beyond N% was shown: the whole
-# interval beyond N%: make bench fails), not checked (why). Pure: reads
-# files only.
+# interval beyond N%: make bench fails), not checked (why); a COPY's
+# move larger than extension's share of its time is not the setting's
+# (within_share). Pure: reads files only.
 package Uringprobe::AdviceCheck;
 
 use strict;
@@ -30,7 +31,7 @@ use warnings;
 use Exporter 'import';
 use Uringprobe::Stats;
 use Uringprobe::Manifest qw(file_of);
-use Uringprobe::TsvRows qw(ok_rows values_where);
+use Uringprobe::TsvRows qw(ok_rows rows_where values_where);
 
 our @EXPORT = qw(check_advice advised_pair decided_by_reads);
 
@@ -59,7 +60,26 @@ sub judge
 	# "keep" is held where the alternative is slower beyond the noise
 	my $verdict = $worse ? 'contradicted' : $better ? 'held' : 'not shown';
 	$verdict = 'not shown' if $ci eq '';
-	return { verdict => $verdict, effect => $effect };
+	return { verdict => $verdict, effect => $effect, ratio => $ratio };
+}
+
+# A setting moves a workload only through the micro-operation it governs:
+# where that took a share of the workload's time under each value
+# ($shares: [advised, other]; '' where not measured), making it free
+# saves at most the slower value's share. A verdict ($r from judge) that
+# needs a larger move is not the setting's doing (noise, or another
+# cause): not shown.
+sub within_share
+{
+	my ($r, $shares, $operation) = @_;
+	return $r if $r->{verdict} !~ /^(?:held|contradicted)$/;
+	my $ratio = $r->{ratio};
+	my ($share, $slower) = $ratio > 1 ? ($shares->[0], 'advised') : ($shares->[1], 'other');
+	my $move = $ratio > 1 ? 1 - 1 / $ratio : 1 - $ratio;
+	return $r if $share eq '' || $move <= $share;
+	return { %$r, verdict => 'not shown',
+		effect => $r->{effect} . sprintf('; it moved by %.0f%% of the slower time, more than the %.0f%% %s took under the %s value: '
+			  . 'not the setting\'s doing', 100 * $move, 100 * $share, $operation, $slower) };
 }
 
 # The two values an advice row's workload runs under, advised first: the
@@ -114,10 +134,10 @@ sub own_check
 		"$checks->[0]{workload}: $value against $other", claimed_within($row));
 	# what the workload could gain at most: the share of its time the
 	# micro-operation took (COPY: pg_stat_io's extend_time)
-	my $share = median(@{ values_where($checks, 'share', value => $other) });
+	my ($mine, $share) = map { median(@{ values_where($checks, 'share', value => $_) }) } $value, $other;
 	$r->{effect} .= sprintf('; extension took %.0f%% of its sessions\' time under %s: at most that to gain', 100 * $share, $other)
 	  if $share ne '';
-	return $r;
+	return within_share($r, [ $mine, $share ], 'extension');
 }
 
 # The servers before PostgreSQL 18 among the rows (their io_method row
@@ -213,9 +233,16 @@ sub check_extend_method
 	my @ios = distinct(map { $_->{io_method} } @here);
 	my ($io) = ((grep { $_ eq 'worker' } @ios), @ios);
 	my %m = (server => $server, fs => $fs, clients => $clients, io_method => $io);
-	return judge(values_where($copy, 'seconds', %m, file_extend_method => $value),
+	my $r = judge(values_where($copy, 'seconds', %m, file_extend_method => $value),
 		values_where($copy, 'seconds', %m, file_extend_method => $other),
 		"concurrent COPY on $fs, $clients clients ($io): $value against $other", claimed_within($row));
+	# extension's share of the sessions' time (extend_ms summed over them)
+	my @shares = map {
+		my $fem = $_;
+		median(map { $_->{extend_ms} / 1000 / ($_->{seconds} * $clients) }
+			grep { ($_->{extend_ms} // '') ne '' && $_->{seconds} > 0 } rows_where($copy, %m, file_extend_method => $fem))
+	} $value, $other;
+	return within_share($r, \@shares, 'extension');
 }
 
 # io_method decided by cold reads: the reads benchmark's cold scans on the
