@@ -36,7 +36,9 @@ sub copy_extensions
 	# psql reads the rows from its script, after the command
 	my ($rc, $out, $err) = $node->psql('postgres', "COPY t FROM STDIN;\n$rows\\.\n");
 	die "$server->{name}: COPY failed: $err\n" if $rc;
-	# the counts of a backend are flushed when it exits: this one has
+	# the counts of a backend are flushed when it exits, which it does
+	# after psql has: once it is gone
+	wait_for_clients_gone($node);
 	my ($extends, $blocks, $size) = split /\|/, $node->safe_psql('postgres',
 		"SELECT sum(extends), sum(extend_bytes) / current_setting('block_size')::int, "
 		  . "pg_relation_size('t') / current_setting('block_size')::int "
