@@ -15,11 +15,9 @@ MODULE_big = uringprobe
 # The install script is made from the engine's tables of SQL functions
 # (src/engine/registry): `uringprobe-cli sql`.
 DATA_built = uringprobe--0.1.sql
-REGRESS = environment rings extend reads completions events advise error_of bad_input_environment \
-	bad_input_rings bad_input_extend bad_input_reads bad_input_completions bad_input_events \
-	bad_input_advise \
-	permissions \
-	result_columns
+# Every file in sql/, error_of first (it creates the extension and the
+# helper the others call bad input through); `make regress-list` prints them.
+REGRESS = error_of $(sort $(filter-out error_of,$(basename $(notdir $(wildcard sql/*.sql)))))
 
 ENGINE_OBJS = $(patsubst %.cpp,%.o,$(wildcard src/engine/*/*.cpp))
 PG_OBJS = $(patsubst %.cpp,%.o,$(wildcard src/pg/*.cpp))
@@ -37,7 +35,7 @@ override with_llvm = no
 
 # `make test`, `make bench` and `make soak` set up their own servers: no
 # PG_CONFIG needed.
-BOOTSTRAP_GOALS = test bench soak
+BOOTSTRAP_GOALS = test bench soak regress-list
 ifneq ($(filter-out $(BOOTSTRAP_GOALS),$(or $(MAKECMDGOALS),all)),)
 PGXS := $(shell $(PG_CONFIG) --pgxs 2>/dev/null)
 ifeq ($(PGXS),)
@@ -71,6 +69,8 @@ endif
 
 test:
 	tools/run-tests
+regress-list:
+	@echo $(REGRESS)
 # make test-sysctl: the one test that sets the host's kernel.io_uring_disabled
 # (as root; put back however it ends), which make test never touches
 test-sysctl:
@@ -102,4 +102,4 @@ soak:
 	  $(if $(SOAK_CLIENTS),URINGPROBE_SOAK_CLIENTS='$(SOAK_CLIENTS)') \
 	  $(if $(SOAK_SERVER),URINGPROBE_SOAK_SERVER='$(SOAK_SERVER)') \
 	  $(if $(SOAK_IO_METHOD),URINGPROBE_SOAK_IO_METHOD='$(SOAK_IO_METHOD)') tools/run-bench)
-.PHONY: test test-sysctl bench soak
+.PHONY: test test-sysctl bench soak regress-list

@@ -1,6 +1,6 @@
 -- uringprobe_environment(): the environment report's shape, whatever the
 -- machine; the values themselves are checked against reality in t/.
-CREATE EXTENSION uringprobe;
+CREATE EXTENSION IF NOT EXISTS uringprobe;
 
 -- Rows every report has, on every server version and kernel.
 SELECT name
@@ -32,3 +32,19 @@ FROM uringprobe_environment(max_connections => 1000, io_max_concurrency => 32);
 SET uringprobe.scratch_dirs = '/tmp, /';
 SELECT detail FROM uringprobe_environment() WHERE name = 'fs.scratch' ORDER BY detail;
 RESET uringprobe.scratch_dirs;
+
+-- uringprobe_environment() with invalid settings to predict for: each is
+-- validated with PostgreSQL's own range; NULL means the server's value.
+SELECT call, regress_error_of(call) AS error
+FROM (VALUES
+    ('uringprobe_environment(max_connections => 0)'),
+    ('uringprobe_environment(max_connections => -1)'),
+    ('uringprobe_environment(max_connections => 262144)'),
+    ('uringprobe_environment(max_connections => 2147483647)'),
+    ('uringprobe_environment(io_max_concurrency => 0)'),
+    ('uringprobe_environment(io_max_concurrency => -1)'),
+    ('uringprobe_environment(io_max_concurrency => 1025)'),
+    ('uringprobe_environment(max_connections => ''many'')'),
+    ('uringprobe_environment(max_connections => NULL, io_max_concurrency => NULL)')
+) c(call);
+SELECT 1 AS still_usable;

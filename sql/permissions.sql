@@ -84,3 +84,5 @@ DROP ROLE regress_uringprobe_writer;
 DROP ROLE regress_uringprobe_reader;
 DROP TABLE regress_reads_private;
 DROP EXTENSION uringprobe;
+-- and made again, for the files after this one
+CREATE EXTENSION uringprobe;

@@ -12,9 +12,7 @@ use Uringprobe::Cluster;
 
 my $suite = "$FindBin::RealBin/..";
 # the test files, as the Makefile's REGRESS lists them (make installcheck)
-my ($regress) = slurp_file("$suite/Makefile") =~ /^REGRESS\s*=\s*((?:[^\n]*\\\n)*[^\n]*)/m
-  or die "no REGRESS in the Makefile\n";
-my @tests = split ' ', $regress =~ s/\\\n/ /gr;
+my @tests = split ' ', regress_list($suite);
 
 # The result of every test file in pg_regress's output: name => 1 (passed)
 # or 0. PostgreSQL 16 and later print TAP ("ok 1 - name 25 ms"), earlier

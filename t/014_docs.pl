@@ -154,16 +154,17 @@ for my $line (split /\n/, $installed)
 is_deeply([ sort keys %documented ], [ sort @functions ], 'every documented function is installed');
 is_deeply([ grep { my $c = $_; !grep { $_ eq "uringprobe_$c" } @functions } sort keys %commands ], [],
 	'every command of uringprobe-cli is a function of the extension');
-# ... and every list of them knows each: its two regression tests (run by
-# the Makefile, their files there), and for an experiment a run long
-# enough to be stopped (Cluster's long_runs: t/009, t/027)
+# ... and every list of them knows each: its regression test (run by the
+# Makefile, its files there, its bad input among them), and for an
+# experiment a run long enough to be stopped (its entry's long runs:
+# t/009, t/023, t/027)
 {
-	my ($regress) = slurp_file("$root/Makefile") =~ /^REGRESS = ((?:.*\\\n)*.*)$/m;
-	my %regress = map { $_ => 1 } split ' ', ($regress // '') =~ s/\\//gr;
-	my @missing = map { my $c = $_; map { "$_ (regression test)" } grep { !$regress{$_} || !-f "$root/sql/$_.sql" || !-f "$root/expected/$_.out" } $c, "bad_input_$c" }
+	my %regress = map { $_ => 1 } split ' ', regress_list($root);
+	my @missing = map { "$_ (regression test)" }
+	  grep { !$regress{$_} || !-f "$root/sql/$_.sql" || !-f "$root/expected/$_.out" || slurp_file("$root/sql/$_.sql") !~ /regress_error_of\(/ }
 	  sort keys %commands;
 	my %long = map { $_->[1] =~ /^(uringprobe_\w+)\(/ ? ($1 => 1) : () } long_runs('/scratch');
-	push @missing, map { "$_ (a long run in Cluster's long_runs)" }
+	push @missing, map { "$_ (a long run in its entry in src/engine/registry)" }
 	  grep { !$long{$_} && !/^uringprobe_(environment|advise|postmaster|backend)$/ } @functions;
 	is_deeply(\@missing, [], 'every command has its regression tests, every experiment a long run to stop');
 }

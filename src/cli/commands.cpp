@@ -297,9 +297,13 @@ int cmd_params(int argc, char** argv) {
     return 0;
 }
 
-int cmd_sql(int argc, char**) {
+int cmd_sql(int argc, char** argv) {
+    if (argc == 1 && std::string(argv[0]) == "--long-runs") {
+        std::fputs(long_runs_tsv().c_str(), stdout);
+        return 0;
+    }
     if (argc > 0)
-        usage_error("sql takes no options");
+        usage_error("sql takes no options but --long-runs");
     std::fputs(install_script().c_str(), stdout);
     return 0;
 }

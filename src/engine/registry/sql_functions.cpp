@@ -189,38 +189,112 @@ const char kBackendAccess[] = "Reading the server's processes: for monitoring.";
 
 const std::vector<SqlFunction>& sql_functions() {
     static const std::vector<SqlFunction> all = {
-        {"environment", kEnvironmentAbout,
+        {"environment",
+         kEnvironmentAbout,
          params_of_all(
              cli_only_rows(pg18_settings_params(), {"max_connections", "io_max_concurrency"}),
              environment_params()),
-         environment_columns(), "", "pg_monitor", kEnvironmentAccess},
-        {"advise", kAdviseAbout,
+         environment_columns(),
+         "",
+         "pg_monitor",
+         kEnvironmentAccess,
+         {}},
+        {"advise",
+         kAdviseAbout,
          params_of_all(advise_params(), advise_cli_params(), cli_only_rows(pg18_settings_params())),
-         advise_columns(), "", "pg_execute_server_program", kAdviseAccess},
-        {"rings", kRingsAbout, params_of(rings_params()), rings_columns(), "",
-         "pg_execute_server_program", kRingsAccess},
-        {"extend", kExtendAbout, params_of(extend_params()), extend_columns(), "",
-         "pg_write_server_files", kExtendAccess},
-        {"reads", kReadsAbout, params_of(reads_params()), reads_columns(), "",
-         "pg_execute_server_program", kReadsAccess},
-        {"completions", kCompletionsAbout, params_of(completions_params()), completions_columns(),
-         "", "pg_execute_server_program", kCompletionsAccess},
-        {"events", kEventsAbout, params_of(events_params()), events_columns(), "",
-         "pg_execute_server_program", kEventsAccess},
+         advise_columns(),
+         "",
+         "pg_execute_server_program",
+         kAdviseAccess,
+         // its first call reads pg_tablespace, whose files PostgreSQL then
+         // keeps open: a warm-up call first
+         {{"advise", "uringprobe_advise(budget => '300 s')",
+           "uringprobe_advise(budget => '1 ms')"}}},
+        {"rings",
+         kRingsAbout,
+         params_of(rings_params()),
+         rings_columns(),
+         "",
+         "pg_execute_server_program",
+         kRingsAccess,
+         {{"rings", "uringprobe_rings(rings => 64, depth => 8, forks => 100000)", ""}}},
+        {"extend",
+         kExtendAbout,
+         params_of(extend_params()),
+         extend_columns(),
+         "",
+         "pg_write_server_files",
+         kExtendAccess,
+         {{"extend sync",
+           "uringprobe_extend('{scratch}', 'write', 'sync', min_blocks => 1, max_blocks => 1, "
+           "total_mb => 1024, write_data => true, sessions => 2)",
+           ""},
+          {"extend io_uring",
+           "uringprobe_extend('{scratch}', 'write', 'io_uring', min_blocks => 1, max_blocks => 1, "
+           "total_mb => 1024, write_data => true)",
+           ""}}},
+        {"reads",
+         kReadsAbout,
+         params_of(reads_params()),
+         reads_columns(),
+         "",
+         "pg_execute_server_program",
+         kReadsAccess,
+         {{"reads sync",
+           "uringprobe_reads('sync', 'random', block_kb => 4, direct => true, file_mb => 8, "
+           "passes => 100000, dir => '{scratch}')",
+           ""},
+          {"reads io_uring",
+           "uringprobe_reads('io_uring', 'random', block_kb => 4, direct => true, file_mb => 8, "
+           "passes => 100000, dir => '{scratch}')",
+           ""},
+          {"reads workers",
+           "uringprobe_reads('workers', 'random', block_kb => 4, file_mb => 8, passes => 100000, "
+           "dir => '{scratch}')",
+           ""}}},
+        {"completions",
+         kCompletionsAbout,
+         params_of(completions_params()),
+         completions_columns(),
+         "",
+         "pg_execute_server_program",
+         kCompletionsAccess,
+         {{"completions nop", "uringprobe_completions('nop', 1, 'each', 'each', '', 100000000)",
+           ""},
+          {"completions recv", "uringprobe_completions('recv', 8, 'batch', 'batch', '', 100000000)",
+           ""},
+          {"completions recv sqpoll",
+           "uringprobe_completions('recv', 100, 'each', 'each', 'sqpoll', 100000000)", ""},
+          {"completions read",
+           "uringprobe_completions('read', 1, 'batch', 'batch', '', 100000000, '{scratch}')", ""}}},
+        {"events",
+         kEventsAbout,
+         params_of(events_params()),
+         events_columns(),
+         "",
+         "pg_execute_server_program",
+         kEventsAccess,
+         {{"events epoll", "uringprobe_events('epoll', 2, 100000000)", ""},
+          {"events multishot", "uringprobe_events('uring_multishot', 2, 100000000)", ""},
+          {"events waiteventset", "uringprobe_events('pg_waiteventset', 2, 100000000)", ""},
+          {"events oneshot, peer process",
+           "uringprobe_events('uring_oneshot', 2, 100000000, 'process')", ""}}},
         {"postmaster",
          kPostmasterAbout,
          {},
          process_columns(),
          "uringprobe_process",
          "pg_monitor",
-         kPostmasterAccess},
+         kPostmasterAccess,
+         {}},
         {"backend",
          kBackendAbout,
          {},
          process_columns(),
          "uringprobe_process",
          "pg_monitor",
-         kBackendAccess},
+         kBackendAccess,
+         {}},
     };
     return all;
 }
@@ -243,6 +317,14 @@ std::string install_script() {
             out += "\n" + create_type(f.row_type, f.columns);
         out += "\n" + create_function(f);
     }
+    return out;
+}
+
+std::string long_runs_tsv() {
+    std::string out;
+    for (const SqlFunction& f : sql_functions())
+        for (const LongRun& r : f.long_runs)
+            out += r.label + "\t" + r.call + "\t" + r.warm_up + "\n";
     return out;
 }
 

@@ -13,6 +13,16 @@
 
 namespace uringprobe {
 
+// A call that runs far longer than anyone waits for it, for the tests to
+// stop midway (t/009, t/023, t/027): "{scratch}" stands for an allowed
+// scratch directory; warm_up, where there is one, is called first (it
+// opens what the backend keeps open anyway).
+struct LongRun {
+    std::string label;
+    std::string call;
+    std::string warm_up;
+};
+
 struct SqlFunction {
     std::string name;            // the SQL function is uringprobe_<name>, the CLI's command <name>
     std::string about;           // what it does: the install script's comment on it
@@ -21,6 +31,7 @@ struct SqlFunction {
     std::string row_type;        // rows of this composite type rather than OUT columns ("": none)
     std::string granted_to;      // the one role granted EXECUTE (PUBLIC's is revoked)
     std::string why_granted;     // the install script's comment on that grant
+    std::vector<LongRun> long_runs; // an experiment's: at least one
 };
 
 // Every function, in the install script's order.
@@ -30,5 +41,7 @@ const SqlFunction& sql_function(const std::string& name);
 
 // The extension's install script (uringprobe--<version>.sql).
 std::string install_script();
+// Every entry's long runs, a line each: label, call, warm-up (tab-separated).
+std::string long_runs_tsv();
 
 } // namespace uringprobe

@@ -22,7 +22,7 @@ $SIG{INT} = $SIG{TERM} = sub { die "interrupted by SIG$_[0]\n" };
 our @EXPORT =
   qw(servers io_methods start_cluster postmaster_pid io_uring_fds waits_on_events io_uring_mappings environment
   scratch_filesystems storage_kinds scratch_files query_row default_scratch_dir backend_state_sql hard_limit
-  set_soft_limits long_runs start_long_run children_of exited kill_postmaster start_after_kill cancel_leaves_backend_as_was tiny_bench_run
+  set_soft_limits long_runs regress_list start_long_run children_of exited kill_postmaster start_after_kill cancel_leaves_backend_as_was tiny_bench_run
   poll_until wait_for_clients_gone refuse_io_uring_command within stop_matrix
   start_checked_client);
 
@@ -421,35 +421,31 @@ sub environment
 }
 
 # Every experiment in a run that takes far longer than anyone waits for it
-# (to be stopped midway): [name, call, warm-up call] each (the warm-up, where
-# there is one, opens what the backend keeps open anyway); $scratch an
-# allowed directory.
+# (to be stopped midway), as the SQL functions' entries declare them
+# (`uringprobe-cli sql --long-runs`, the CLI installed beside the first
+# server): [name, call, warm-up call] each (the warm-up, where there is
+# one, opens what the backend keeps open anyway); $scratch an allowed
+# directory.
 sub long_runs
 {
 	my ($scratch) = @_;
-	return (
-		[ rings => 'uringprobe_rings(rings => 64, depth => 8, forks => 100000)' ],
-		[ 'extend sync' => "uringprobe_extend('$scratch', 'write', 'sync', min_blocks => 1, max_blocks => 1, "
-			  . "total_mb => 1024, write_data => true, sessions => 2)" ],
-		[ 'extend io_uring' => "uringprobe_extend('$scratch', 'write', 'io_uring', min_blocks => 1, "
-			  . "max_blocks => 1, total_mb => 1024, write_data => true)" ],
-		[ 'reads sync' => "uringprobe_reads('sync', 'random', block_kb => 4, direct => true, file_mb => 8, "
-			  . "passes => 100000, dir => '$scratch')" ],
-		[ 'reads io_uring' => "uringprobe_reads('io_uring', 'random', block_kb => 4, direct => true, "
-			  . "file_mb => 8, passes => 100000, dir => '$scratch')" ],
-		[ 'reads workers' => "uringprobe_reads('workers', 'random', block_kb => 4, file_mb => 8, "
-			  . "passes => 100000, dir => '$scratch')" ],
-		[ 'completions nop' => "uringprobe_completions('nop', 1, 'each', 'each', '', 100000000)" ],
-		[ 'completions recv' => "uringprobe_completions('recv', 8, 'batch', 'batch', '', 100000000)" ],
-		[ 'completions recv sqpoll' => "uringprobe_completions('recv', 100, 'each', 'each', 'sqpoll', 100000000)" ],
-		[ 'completions read' => "uringprobe_completions('read', 1, 'batch', 'batch', '', 100000000, '$scratch')" ],
-		[ 'events epoll' => "uringprobe_events('epoll', 2, 100000000)" ],
-		[ 'events multishot' => "uringprobe_events('uring_multishot', 2, 100000000)" ],
-		[ 'events waiteventset' => "uringprobe_events('pg_waiteventset', 2, 100000000)" ],
-		[ 'events oneshot, peer process' => "uringprobe_events('uring_oneshot', 2, 100000000, 'process')" ],
-		# its first call reads pg_tablespace, whose files PostgreSQL then
-		# keeps open: a warm-up call first (third element)
-		[ advise => "uringprobe_advise(budget => '300 s')", "uringprobe_advise(budget => '1 ms')" ]);
+	my $cli = (servers())[0]->{bindir} . '/uringprobe-cli';
+	my $tsv = `'$cli' sql --long-runs`;
+	die "$cli sql --long-runs failed\n" if $? != 0 || $tsv eq '';
+	return map {
+		my ($label, $call, $warm_up) = split /\t/, $_, -1;
+		[ $label, $call =~ s/\{scratch\}/$scratch/gr, $warm_up eq '' ? () : $warm_up ]
+	} split /\n/, $tsv;
+}
+
+# The regression test files, as the Makefile's REGRESS lists them (make
+# installcheck runs them in that order): `make regress-list` in $dir.
+sub regress_list
+{
+	my ($dir) = @_;
+	my $list = `make -s -C '$dir' regress-list`;
+	die "make regress-list failed in $dir\n" if $? != 0 || $list !~ /\S/;
+	return $list;
 }
 
 # Whether t/027 runs its whole matrix of stops (URINGPROBE_STOP_MATRIX=1:

@@ -6,8 +6,7 @@
 #
 # A fault's `count` is a list of [suite, file, name] patterns; an assertion
 # counts for it when all three match (suite and file anchored, the name
-# searched). `cases`: an expected-output file whose error rows are the
-# cases each counted assertion ran.
+# searched). `cases`: the fault's cases are the error rows of expected/.
 package Uringprobe::Faults;
 
 use strict;
@@ -18,33 +17,18 @@ our @EXPORT_OK = qw(faults count_faults bad_input_cases);
 
 my $tap = qr/tap(?:-lane2)?|module-sanitizers/;
 
-sub bad_input
-{
-	my ($fn) = @_;
-	return {
-		fault => "bad input: uringprobe_$fn()",
-		injected => "sql/bad_input_$fn.sql: NULLs, zero, negatives, values past each cap, wrong names, types and combinations",
+my @faults = (
+	# every SQL function's own regression file calls it with bad input
+	# (the files that are no function's: error_of, permissions,
+	# result_columns)
+	{
+		fault => 'bad input: every SQL function',
+		injected => "its sql/<name>.sql, through regress_error_of(): NULLs, zero, negatives, values past each cap, wrong names, types and combinations",
 		holds => 'one error with its SQLSTATE and a message naming the argument and the allowed values; the session goes on',
 		tests => 't/001 (pg_regress, every server and io_method)',
-		count => [ [ $tap, qr{t/001_regress\.pl}, qr/: pg_regress bad_input_$fn$/ ] ],
-		cases => "expected/bad_input_$fn.out",
-	};
-}
-
-sub stopped
-{
-	my ($fn, $names) = @_;
-	return {
-		fault => "cancel and terminate: uringprobe_$fn()",
-		injected => 'pg_cancel_backend() and pg_terminate_backend() in the middle of a long run',
-		holds => 'cancelled: 57014, the backend holds what it held (fds, rings, mappings, threads, children), no scratch file, the next call runs; terminated: the backend and its children gone, the server goes on',
-		tests => 't/009 (also under the sanitizers)',
-		count => [ [ $tap, qr{t/009_cancel_terminate\.pl}, qr/^[^:]+: $names: / ] ],
-	};
-}
-
-my @faults = (
-	(map { bad_input($_) } qw(rings extend reads completions events environment advise)),
+		count => [ [ $tap, qr{t/001_regress\.pl}, qr/: pg_regress (?!(?:error_of|permissions|result_columns)$)\w+$/ ] ],
+		cases => 1,
+	},
 	{
 		fault => 'bad input: uringprobe-cli',
 		injected => 'each command with options out of range, unknown or missing',
@@ -52,12 +36,15 @@ my @faults = (
 		tests => 't/004',
 		count => [ [ $tap, qr{t/004_cli\.pl}, qr/: '[^']*' (?:is a usage error|says why|prints no result|shows the usage)/ ] ],
 	},
-	stopped('rings', 'rings'),
-	stopped('extend', 'extend (?:sync|io_uring)'),
-	stopped('reads', 'reads (?:sync|io_uring|workers)'),
-	stopped('completions', 'completions [^:]+'),
-	stopped('events', 'events (?:epoll|multishot|waiteventset|oneshot, peer process)'),
-	stopped('advise', 'advise'),
+	# every experiment's long runs (its entry in src/engine/registry)
+	{
+		fault => 'cancel and terminate: every experiment',
+		injected => 'pg_cancel_backend() and pg_terminate_backend() in the middle of each long run',
+		holds => 'cancelled: 57014, the backend holds what it held (fds, rings, mappings, threads, children), no scratch file, the next call runs; terminated: the backend and its children gone, the server goes on',
+		tests => 't/009 (also under the sanitizers)',
+		count => [ [ $tap, qr{t/009_cancel_terminate\.pl},
+			qr/^[^:]+: [^:]+: (?:cancelled$|fds, io_uring fds and mappings|no scratch file (?:of it )?left$|the next call runs$|terminated, the backend|the server goes on$)/ ] ],
+	},
 	{
 		fault => 'statement_timeout mid-call',
 		injected => 'a statement_timeout shorter than the call',
@@ -257,7 +244,7 @@ my @faults = (
 		fault => 'a cap or a check that one path skipped',
 		injected => 'uringprobe.max_memory_mb = 1 against completions\' and events\' buffers and rings and extend\'s pages a byte over; a 16 GiB file read in 4 KiB pieces; advise under max_forks and max_memory_mb; EXECUTE on uringprobe_extend() granted to a role without pg_write_server_files; uringprobe_environment() as pg_monitor',
 		holds => 'every call held to every cap, counted to the byte, the refusal naming the setting; no list of pieces held; advise\'s evidence names the cap that limited or stopped a run; extend refused (42501); a monitoring role\'s reading makes no ring, its rows saying not probed and why',
-		tests => 't/001 (bad_input_*, permissions), t/016, engine',
+		tests => 't/001 (bad input, permissions), t/016, engine',
 		count => [
 			[ $tap, qr{t/016_advise\.pl}, qr/uringprobe\.max_(?:forks|memory_mb)/ ],
 			[ qr/engine/, qr{test/engine},
@@ -267,7 +254,7 @@ my @faults = (
 		fault => 'no ring to probe; inputs taken that say nothing',
 		injected => 'io_uring refused by a seccomp filter on each PostgreSQL 18 flavour; advice rules fed 2 rounds; flags \'sqpoll,sqpoll\' and \',\'; dir with op nop; --depth 0x10, --budget 0x10; an infinite budget',
 		holds => 'the ring layout the build would use, said as expected, with why no ring could be made, the kernel\'s setup flags unknown, not refused; confidence low under 3 rounds; each refused naming the parameter (uringprobe: prefix); one number rule for every CLI option',
-		tests => 't/021, t/004, t/001 (bad_input_completions, bad_input_advise), engine',
+		tests => 't/021, t/004, t/001 (completions, advise), engine',
 		count => [
 			[ $tap, qr{t/021_io_uring_refused\.pl}, qr/layout is the build's|why no ring could be made|setup flags are unknown/ ],
 			[ $tap, qr{t/004_cli\.pl}, qr/0x10|1e1|'inf'|named twice|empty item|dir applies/ ],
@@ -278,12 +265,16 @@ my @faults = (
 
 sub faults { return @faults; }
 
-# The error rows of a bad_input expected file: one per case.
+# The error rows of the expected files in $dir (expected/): one per case.
 sub bad_input_cases
 {
-	my ($file) = @_;
-	open my $fh, '<', $file or return 0;
-	my $n = grep { /(?:^ |\| )[0-9A-Z]{5}: / || /^ERROR:/ } <$fh>;
+	my ($dir) = @_;
+	my $n = 0;
+	for my $file (glob "$dir/*.out")
+	{
+		open my $fh, '<', $file or next;
+		$n += grep { /(?:^ |\| )[0-9A-Z]{5}: / || /^ERROR:/ } <$fh>;
+	}
 	return $n;
 }
 
