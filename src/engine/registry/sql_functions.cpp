@@ -104,6 +104,10 @@ const char kAdviseAbout[] =
 const char kAdviseAccess[] =
     "Rings, forks and (with pg_write_server_files) scratch files in the tablespaces: for "
     "those trusted to run programs as the server's user.";
+// its first call reads pg_tablespace, whose files PostgreSQL then
+// keeps open: a warm-up call first
+const std::vector<LongRun> kAdviseLongRuns = {
+    {"advise", "uringprobe_advise(budget => '300 s')", "uringprobe_advise(budget => '1 ms')"}};
 
 const char kRingsAbout[] =
     "The cost of many io_uring rings on fork(): N rings of the given depth in this backend, "
@@ -115,6 +119,8 @@ const char kRingsAbout[] =
 const char kRingsAccess[] =
     "Forking the backend and creating rings: for those trusted to run programs as the "
     "server's user.";
+const std::vector<LongRun> kRingsLongRuns = {
+    {"rings", "uringprobe_rings(rings => 64, depth => 8, forks => 100000)", ""}};
 
 const char kExtendAbout[] =
     "Relation-style file extension in a scratch directory (dir NULL: the first of "
@@ -129,6 +135,15 @@ const char kExtendAbout[] =
     "files' FIEMAP count.";
 const char kExtendAccess[] =
     "Writing files as the server's user, in the allowed scratch directories.";
+const std::vector<LongRun> kExtendLongRuns = {
+    {"extend sync",
+     "uringprobe_extend('{scratch}', 'write', 'sync', min_blocks => 1, max_blocks => 1, "
+     "total_mb => 1024, write_data => true, sessions => 2)",
+     ""},
+    {"extend io_uring",
+     "uringprobe_extend('{scratch}', 'write', 'io_uring', min_blocks => 1, max_blocks => 1, "
+     "total_mb => 1024, write_data => true)",
+     ""}};
 
 const char kReadsAbout[] =
     "What asynchronous reads buy (the counterpart of uringprobe_extend): the same bytes of a "
@@ -145,6 +160,19 @@ const char kReadsAbout[] =
 const char kReadsAccess[] =
     "Rings and threads: for those trusted to run programs as the server's user (a scratch "
     "file also needs pg_write_server_files, rel pg_read_server_files).";
+const std::vector<LongRun> kReadsLongRuns = {
+    {"reads sync",
+     "uringprobe_reads('sync', 'random', block_kb => 4, direct => true, file_mb => 8, "
+     "passes => 100000, dir => '{scratch}')",
+     ""},
+    {"reads io_uring",
+     "uringprobe_reads('io_uring', 'random', block_kb => 4, direct => true, file_mb => 8, "
+     "passes => 100000, dir => '{scratch}')",
+     ""},
+    {"reads workers",
+     "uringprobe_reads('workers', 'random', block_kb => 4, file_mb => 8, passes => 100000, "
+     "dir => '{scratch}')",
+     ""}};
 
 const char kCompletionsAbout[] =
     "Completions kept in flight (report 2): `depth` operations on a ring of this backend, "
@@ -163,6 +191,13 @@ const char kCompletionsAbout[] =
 const char kCompletionsAccess[] =
     "Rings, kernel threads and a forked sender: for those trusted to run programs as the "
     "server's user ('read' also needs pg_write_server_files).";
+const std::vector<LongRun> kCompletionsLongRuns = {
+    {"completions nop", "uringprobe_completions('nop', 1, 'each', 'each', '', 100000000)", ""},
+    {"completions recv", "uringprobe_completions('recv', 8, 'batch', 'batch', '', 100000000)", ""},
+    {"completions recv sqpoll",
+     "uringprobe_completions('recv', 100, 'each', 'each', 'sqpoll', 100000000)", ""},
+    {"completions read",
+     "uringprobe_completions('read', 1, 'batch', 'batch', '', 100000000, '{scratch}')", ""}};
 
 const char kEventsAbout[] =
     "An event loop's cost per event (report 4), as Samba's local.event test: a byte on each "
@@ -176,6 +211,12 @@ const char kEventsAbout[] =
     "per round (latency_histogram: every round, as low_ns:count buckets).";
 const char kEventsAccess[] =
     "Rings, pipes and a forked peer: for those trusted to run programs as the server's user.";
+const std::vector<LongRun> kEventsLongRuns = {
+    {"events epoll", "uringprobe_events('epoll', 2, 100000000)", ""},
+    {"events multishot", "uringprobe_events('uring_multishot', 2, 100000000)", ""},
+    {"events waiteventset", "uringprobe_events('pg_waiteventset', 2, 100000000)", ""},
+    {"events oneshot, peer process", "uringprobe_events('uring_oneshot', 2, 100000000, 'process')",
+     ""}};
 
 const char kPostmasterAbout[] =
     "The postmaster as uringprobe_process sees it (its mappings and rings are what every fork "
@@ -199,86 +240,19 @@ const std::vector<SqlFunction>& sql_functions() {
          "pg_monitor",
          kEnvironmentAccess,
          {}},
-        {"advise",
-         kAdviseAbout,
+        {"advise", kAdviseAbout,
          params_of_all(advise_params(), advise_cli_params(), cli_only_rows(pg18_settings_params())),
-         advise_columns(),
-         "",
-         "pg_execute_server_program",
-         kAdviseAccess,
-         // its first call reads pg_tablespace, whose files PostgreSQL then
-         // keeps open: a warm-up call first
-         {{"advise", "uringprobe_advise(budget => '300 s')",
-           "uringprobe_advise(budget => '1 ms')"}}},
-        {"rings",
-         kRingsAbout,
-         params_of(rings_params()),
-         rings_columns(),
-         "",
-         "pg_execute_server_program",
-         kRingsAccess,
-         {{"rings", "uringprobe_rings(rings => 64, depth => 8, forks => 100000)", ""}}},
-        {"extend",
-         kExtendAbout,
-         params_of(extend_params()),
-         extend_columns(),
-         "",
-         "pg_write_server_files",
-         kExtendAccess,
-         {{"extend sync",
-           "uringprobe_extend('{scratch}', 'write', 'sync', min_blocks => 1, max_blocks => 1, "
-           "total_mb => 1024, write_data => true, sessions => 2)",
-           ""},
-          {"extend io_uring",
-           "uringprobe_extend('{scratch}', 'write', 'io_uring', min_blocks => 1, max_blocks => 1, "
-           "total_mb => 1024, write_data => true)",
-           ""}}},
-        {"reads",
-         kReadsAbout,
-         params_of(reads_params()),
-         reads_columns(),
-         "",
-         "pg_execute_server_program",
-         kReadsAccess,
-         {{"reads sync",
-           "uringprobe_reads('sync', 'random', block_kb => 4, direct => true, file_mb => 8, "
-           "passes => 100000, dir => '{scratch}')",
-           ""},
-          {"reads io_uring",
-           "uringprobe_reads('io_uring', 'random', block_kb => 4, direct => true, file_mb => 8, "
-           "passes => 100000, dir => '{scratch}')",
-           ""},
-          {"reads workers",
-           "uringprobe_reads('workers', 'random', block_kb => 4, file_mb => 8, passes => 100000, "
-           "dir => '{scratch}')",
-           ""}}},
-        {"completions",
-         kCompletionsAbout,
-         params_of(completions_params()),
-         completions_columns(),
-         "",
-         "pg_execute_server_program",
-         kCompletionsAccess,
-         {{"completions nop", "uringprobe_completions('nop', 1, 'each', 'each', '', 100000000)",
-           ""},
-          {"completions recv", "uringprobe_completions('recv', 8, 'batch', 'batch', '', 100000000)",
-           ""},
-          {"completions recv sqpoll",
-           "uringprobe_completions('recv', 100, 'each', 'each', 'sqpoll', 100000000)", ""},
-          {"completions read",
-           "uringprobe_completions('read', 1, 'batch', 'batch', '', 100000000, '{scratch}')", ""}}},
-        {"events",
-         kEventsAbout,
-         params_of(events_params()),
-         events_columns(),
-         "",
-         "pg_execute_server_program",
-         kEventsAccess,
-         {{"events epoll", "uringprobe_events('epoll', 2, 100000000)", ""},
-          {"events multishot", "uringprobe_events('uring_multishot', 2, 100000000)", ""},
-          {"events waiteventset", "uringprobe_events('pg_waiteventset', 2, 100000000)", ""},
-          {"events oneshot, peer process",
-           "uringprobe_events('uring_oneshot', 2, 100000000, 'process')", ""}}},
+         advise_columns(), "", "pg_execute_server_program", kAdviseAccess, kAdviseLongRuns},
+        {"rings", kRingsAbout, params_of(rings_params()), rings_columns(), "",
+         "pg_execute_server_program", kRingsAccess, kRingsLongRuns},
+        {"extend", kExtendAbout, params_of(extend_params()), extend_columns(), "",
+         "pg_write_server_files", kExtendAccess, kExtendLongRuns},
+        {"reads", kReadsAbout, params_of(reads_params()), reads_columns(), "",
+         "pg_execute_server_program", kReadsAccess, kReadsLongRuns},
+        {"completions", kCompletionsAbout, params_of(completions_params()), completions_columns(),
+         "", "pg_execute_server_program", kCompletionsAccess, kCompletionsLongRuns},
+        {"events", kEventsAbout, params_of(events_params()), events_columns(), "",
+         "pg_execute_server_program", kEventsAccess, kEventsLongRuns},
         {"postmaster",
          kPostmasterAbout,
          {},

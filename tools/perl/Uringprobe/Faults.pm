@@ -15,7 +15,7 @@ use Exporter 'import';
 
 our @EXPORT_OK = qw(faults count_faults bad_input_cases);
 
-my $tap = qr/tap(?:-lane2)?|module-sanitizers/;
+my $tap = qr/tap(?:-lane[23])?|module-sanitizers/;
 
 my @faults = (
 	# every SQL function's own regression file calls it with bad input
