@@ -79,15 +79,6 @@ double parse_seconds(const std::string& opt, const char* text) {
     return v;
 }
 
-std::string absolute_dir(const std::string& dir) {
-    if (dir.empty() || dir[0] == '/')
-        return dir;
-    char cwd[4096];
-    if (!getcwd(cwd, sizeof cwd))
-        throw SysError(errno, "getcwd");
-    return std::string(cwd) + "/" + dir;
-}
-
 ParamValue option_value(const Param& param, const std::string& opt, Args& args) {
     ParamValue v;
     switch (param.type) {

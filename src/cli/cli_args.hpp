@@ -1,10 +1,9 @@
-// The command line: walking a command's options, reading numbers and
-// directories, and setting options into a Params by its parameter table.
+// The command line: walking a command's options, reading numbers, and
+// setting options into a Params by its parameter table.
 #pragma once
 
 #include "contract/param_table.hpp"
 
-#include <functional>
 #include <string>
 
 namespace uringprobe::cli {
@@ -42,9 +41,6 @@ int parse_int(const std::string& opt, const char* text);
 // A number of seconds: the same, with a decimal fraction allowed (2.5).
 double parse_seconds(const std::string& opt, const char* text);
 
-// A directory given on the command line, relative to where the CLI runs.
-std::string absolute_dir(const std::string& dir);
-
 // The value of option `opt` of `param`, read from the command line.
 ParamValue option_value(const Param& param, const std::string& opt, Args& args);
 
@@ -59,21 +55,6 @@ const Param* take_option(const ParamTable<P>& table, const std::string& opt, Arg
             return &row.param;
         }
     return nullptr;
-}
-
-// A command's options read by its parameter table into a Params; `extra`
-// takes the options beyond the table (returns false for one it lacks).
-template <typename P>
-P parse_params(const ParamTable<P>& table, int argc, char** argv, bool* tsv,
-               const std::function<bool(const std::string&, Args&, P&)>& extra = nullptr) {
-    P p;
-    Args args(argc, argv);
-    while (args.next()) {
-        const std::string opt = args.opt();
-        if (!take_option(table, opt, args, p) && (!extra || !extra(opt, args, p)))
-            args.common(opt, tsv);
-    }
-    return p;
 }
 
 } // namespace uringprobe::cli

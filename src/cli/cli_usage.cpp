@@ -10,7 +10,7 @@ std::string usage_text() {
     out += "       uringprobe-cli params [command]\n";
     out += "       uringprobe-cli sql [--long-runs]\n";
     for (const auto& c : all)
-        out += "\n" + c.summary + usage_lines(c.params) + c.extra;
+        out += "\n" + c.summary + usage_lines(c.params);
     out += "\nparams: every command's parameters (name, SQL type, default, range, option, help,\n"
            "  whether the SQL function takes it), as the extension's SQL functions declare them\n"
            "\nsql: the extension's install script, made from the same tables (--long-runs: the\n"

@@ -4,12 +4,7 @@
 #include "cli_args.hpp"
 #include "cli_output.hpp"
 #include "cli_usage.hpp"
-#include "experiments/completions_experiment.hpp"
 #include "experiments/environment.hpp"
-#include "experiments/events_experiment.hpp"
-#include "experiments/extend_experiment.hpp"
-#include "experiments/reads_experiment.hpp"
-#include "experiments/rings_experiment.hpp"
 #include "io/scratch_file.hpp"
 #include "registry/sql_functions.hpp"
 
@@ -139,11 +134,11 @@ static int cmd_advise(int argc, char** argv) {
     // The tablespaces given, then the data directory, as absolute paths.
     std::vector<AdviseTarget> targets;
     if (!req.server.data_directory.empty()) {
-        req.server.data_directory = absolute_dir(req.server.data_directory);
+        req.server.data_directory = absolute_path(req.server.data_directory);
         targets.push_back(data_directory_target(req.server.data_directory));
     }
     for (const AdviseTarget& given : req.targets) {
-        const std::string dir = absolute_dir(given.dir);
+        const std::string dir = absolute_path(given.dir);
         AdviseTarget t{dir, dir, ""};
         struct stat st {};
         if (::stat(dir.c_str(), &st) != 0)
@@ -159,105 +154,59 @@ static int cmd_advise(int argc, char** argv) {
 
 namespace {
 
-// The scratch directory given (--dir), made absolute; where the run needs
-// one and none was given, the usage error `missing`.
-void take_scratch_dir(std::string& dir, bool needed, const char* missing) {
-    if (needed && dir.empty())
-        usage_error(missing);
-    dir = absolute_dir(dir);
+// The options of `params` on the command line, by name in the order given;
+// --format and --help as every command has them.
+GivenParams given_options(const std::vector<Param>& params, int argc, char** argv, bool* tsv) {
+    GivenParams given;
+    Args args(argc, argv);
+    while (args.next()) {
+        const std::string opt = args.opt();
+        const Param* param = nullptr;
+        for (const Param& p : params)
+            if (p.option() == opt)
+                param = &p;
+        if (param)
+            given.emplace_back(param->name, option_value(*param, opt, args));
+        else
+            args.common(opt, tsv);
+    }
+    return given;
+}
+
+// An experiment's command: its entry's run, in this process.
+int run_in_process(const SqlFunction& f, int argc, char** argv) {
+    bool tsv = false;
+    const GivenParams given = given_options(f.params, argc, argv, &tsv);
+    print_table(f.in_process.run(given, stop_on_interrupt()), tsv);
+    return exit_status();
 }
 
 } // namespace
 
-static int cmd_rings(int argc, char** argv) {
-    bool tsv = false;
-    const RingsParams p = parse_params(rings_params(), argc, argv, &tsv);
-    validate(p, {});
-    print_table(rings_table(run_rings(p, stop_on_interrupt())), tsv);
-    return exit_status();
-}
-
-static int cmd_extend(int argc, char** argv) {
-    bool tsv = false;
-    ExtendParams p = parse_params<ExtendParams>(
-        extend_params(), argc, argv, &tsv, [](const std::string& opt, Args& args, ExtendParams& q) {
-            if (opt != "--blocks")
-                return false;
-            q.min_blocks = q.max_blocks = parse_int(opt, args.value());
-            return true;
-        });
-    take_scratch_dir(p.dir, true, "extend needs --dir DIR");
-    validate(p, {});
-    print_table(extend_table(run_extend(p, {p.dir}, stop_on_interrupt())), tsv);
-    return exit_status();
-}
-
-static int cmd_reads(int argc, char** argv) {
-    bool tsv = false;
-    ReadsParams p = parse_params(reads_params(), argc, argv, &tsv);
-    take_scratch_dir(p.dir, p.files.empty(), "reads needs --dir DIR or --file FILE");
-    validate(p, {});
-    print_table(reads_table(run_reads(p, {p.dir}, stop_on_interrupt())), tsv);
-    return exit_status();
-}
-
-static int cmd_completions(int argc, char** argv) {
-    bool tsv = false;
-    CompletionsParams p = parse_params(completions_params(), argc, argv, &tsv);
-    take_scratch_dir(p.dir, p.op == CompletionOp::read, "completions --op read needs --dir DIR");
-    validate(p, {});
-    print_table(completions_table(run_completions(p, {p.dir}, stop_on_interrupt())), tsv);
-    return exit_status();
-}
-
-static int cmd_events(int argc, char** argv) {
-    bool tsv = false;
-    const EventsParams p = parse_params(events_params(), argc, argv, &tsv);
-    if (p.loop == "pg_waiteventset")
-        usage_error("loop pg_waiteventset is PostgreSQL's own: only uringprobe_events() in a "
-                    "backend has it");
-    validate(p, {}, "");
-    print_table(events_table(run_events(p, nullptr, stop_on_interrupt())), tsv);
-    return exit_status();
-}
-
-// The commands of the experiments, as the usage text and main() know them;
-// their options are their SQL functions' parameters (src/engine/registry).
+// The CLI's own commands, then an experiment's for each entry of the
+// registry (src/engine/registry) that runs in a process; their options
+// are their SQL functions' parameters.
 std::vector<Command> commands() {
-    return {
+    std::vector<Command> out = {
         {"environment", cmd_environment, "environment [options]",
          "environment: can this process use io_uring, what does the kernel accept,\n"
          "  and what would PostgreSQL 18 with io_method=io_uring need here. Any of\n"
          "  a PostgreSQL 18 server's settings or --io-method makes the report predict\n"
          "  for that server (the settings not given take 18's defaults):\n",
-         sql_function("environment").params, ""},
+         sql_function("environment").params},
         {"advise", cmd_advise, "advise [options]",
          "advise: what to set on a PostgreSQL server before starting it, from small runs\n"
          "  of the experiments in this process against its settings, within a budget\n"
          "  (as uringprobe_advise() does in a backend; --budget at most " +
              std::to_string(kCliMaxBudgetSeconds) + " here):\n",
-         sql_function("advise").params, ""},
-        {"rings", cmd_rings, "rings [options]",
-         "rings: N io_uring rings in this process, then fork() -> _exit -> waitpid\n"
-         "  timed --forks times, against a zero-ring baseline measured alongside:\n",
-         sql_function("rings").params, ""},
-        {"extend", cmd_extend, "extend --dir DIR [options]",
-         "extend: grow scratch files in DIR the way PostgreSQL extends a relation:\n",
-         sql_function("extend").params,
-         usage_line("--blocks N", "min_blocks and max_blocks at once")},
-        {"reads", cmd_reads, "reads --dir DIR | --file FILE... [options]",
-         "reads: the same bytes of a file read one at a time, with advice ahead, kept in\n"
-         "  flight on a ring, or queued for worker threads (a scratch file in DIR,\n"
-         "  written first, or FILEs opened read-only):\n",
-         sql_function("reads").params, ""},
-        {"completions", cmd_completions, "completions [options]",
-         "completions: keep operations in flight on a ring, each reaped one replaced at once:\n",
-         sql_function("completions").params, ""},
-        {"events", cmd_events, "events [options]",
-         "events: a byte on each pipe (written by this process or a peer), wait until "
-         "readable, read it (Samba's local.event):\n",
-         sql_function("events").params, ""},
+         sql_function("advise").params},
     };
+    for (const SqlFunction& f : sql_functions())
+        if (f.in_process.run)
+            out.push_back({f.name,
+                           [&f](int argc, char** argv) { return run_in_process(f, argc, argv); },
+                           f.in_process.synopsis, f.in_process.summary, f.params});
+    return out;
 }
 
 int cmd_params(int argc, char** argv) {

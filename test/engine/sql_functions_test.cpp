@@ -78,3 +78,21 @@ TEST(SqlFunctions, OnlyTheSqlParametersAreDeclared) {
     EXPECT_NE(script.find("uringprobe_rings(\n    rings integer DEFAULT 128,\n"),
               std::string::npos);
 }
+
+// An experiment's command runs in a process of its own: its synopsis and
+// summary name it as the CLI does (t/014 holds every function against the
+// CLI's commands).
+TEST(SqlFunctions, AnExperimentsCommandIsNamedByItsEntry) {
+    int commands = 0;
+    for (const SqlFunction& f : sql_functions()) {
+        if (!f.in_process.run) {
+            EXPECT_TRUE(f.in_process.synopsis.empty()) << f.name << ": a synopsis and no run";
+            continue;
+        }
+        ++commands;
+        EXPECT_FALSE(f.long_runs.empty()) << f.name << ": an experiment the tests cannot stop";
+        EXPECT_EQ(f.in_process.synopsis.rfind(f.name + " ", 0), 0u) << f.in_process.synopsis;
+        EXPECT_EQ(f.in_process.summary.rfind(f.name + ": ", 0), 0u) << f.in_process.summary;
+    }
+    EXPECT_GE(commands, 5);
+}

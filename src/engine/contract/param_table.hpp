@@ -125,6 +125,19 @@ void set_param(const ParamTable<P>& table, P& p, const std::string& name, const 
     throw InvalidArgument("unknown parameter '" + name + "'");
 }
 
+// Parameters by name as a caller gave them, in its order (the command
+// line's options: a repeatable one once per use).
+using GivenParams = std::vector<std::pair<std::string, ParamValue>>;
+
+// A Params with `given` set over its defaults (InvalidArgument for a name
+// the table lacks).
+template <typename P> P params_from(const ParamTable<P>& table, const GivenParams& given) {
+    P p;
+    for (const auto& [name, value] : given)
+        set_param(table, p, name, value);
+    return p;
+}
+
 // Checks every number against its row's range (and its cap), in table
 // order; InvalidArgument names the first one outside.
 void check_param(const Param& param, long long value, const Caps& caps);

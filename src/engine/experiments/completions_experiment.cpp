@@ -441,4 +441,13 @@ Table completions_table(const CompletionsResult& r) {
     return t;
 }
 
+Table run_completions_in_process(const GivenParams& given,
+                                 const std::function<bool()>& should_stop) {
+    CompletionsParams p = params_from(completions_params(), given);
+    p.dir =
+        own_scratch_dir(p.dir, p.op == CompletionOp::read, "completions --op read needs --dir DIR");
+    validate(p, {});
+    return completions_table(run_completions(p, {p.dir}, should_stop));
+}
+
 } // namespace uringprobe

@@ -80,4 +80,11 @@ CompletionsResult run_completions(const CompletionsParams& p,
 std::vector<Column> completions_columns();
 Table completions_table(const CompletionsResult& r);
 
+// The experiment in this process by itself, its parameters as given
+// (`uringprobe-cli completions`): validated against the parameters' own ranges,
+// reading in the scratch directory given (op read),
+// stopped by should_stop().
+Table run_completions_in_process(const GivenParams& given,
+                                 const std::function<bool()>& should_stop);
+
 } // namespace uringprobe

@@ -455,4 +455,13 @@ Table events_table(const EventsResult& r) {
     return t;
 }
 
+Table run_events_in_process(const GivenParams& given, const std::function<bool()>& should_stop) {
+    const EventsParams p = params_from(events_params(), given);
+    if (p.loop == "pg_waiteventset")
+        throw InvalidArgument("loop pg_waiteventset is PostgreSQL's own: only "
+                              "uringprobe_events() in a backend has it");
+    validate(p, {}, "");
+    return events_table(run_events(p, nullptr, should_stop));
+}
+
 } // namespace uringprobe

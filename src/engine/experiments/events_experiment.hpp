@@ -88,4 +88,10 @@ EventsResult run_events(const EventsParams& p,
 std::vector<Column> events_columns();
 Table events_table(const EventsResult& r);
 
+// The experiment in this process by itself, its parameters as given
+// (`uringprobe-cli events`): validated against the parameters' own ranges,
+// its own loops only (pg_waiteventset is a backend's),
+// stopped by should_stop().
+Table run_events_in_process(const GivenParams& given, const std::function<bool()>& should_stop);
+
 } // namespace uringprobe

@@ -92,6 +92,18 @@ int max_extension_blocks(const ExtendParams& p) {
     return p.sizing == ExtendSizing::uniform ? p.max_blocks : kMaxExtendBy;
 }
 
+namespace {
+
+// --blocks N: min_blocks and max_blocks at once (the command line's alone;
+// their rows check the range).
+Param blocks_option() {
+    Param p = integer_param("blocks", 0, 1, kMaxBlocks, "min_blocks and max_blocks at once");
+    p.default_sql = "NULL";
+    return p.cli_only();
+}
+
+} // namespace
+
 const ParamTable<ExtendParams>& extend_params() {
     using P = ExtendParams;
     static const ParamTable<P> table = {
@@ -109,6 +121,12 @@ const ParamTable<ExtendParams>& extend_params() {
             integer_param("max_blocks", 64, 1, kMaxBlocks,
                           "blocks per extension, at most (drawn uniformly between)")
                 .range_checked_by_experiment()),
+        {blocks_option(),
+         [](P& p, const ParamValue& v) {
+             if (!v.null)
+                 p.min_blocks = p.max_blocks = static_cast<int>(v.i);
+         },
+         nullptr},
         number_row<P, &P::total_mb>(integer_param("total_mb", 64, 1, kMaxScratchMb.default_value,
                                                   "megabytes extended by the whole call")
                                         .capped_by(kMaxScratchMb.name)),
@@ -360,6 +378,13 @@ Table extend_table(const ExtendResult& r) {
              Value::integer(p.write_batch),
              Value::text(r.latency.encoded())});
     return t;
+}
+
+Table run_extend_in_process(const GivenParams& given, const std::function<bool()>& should_stop) {
+    ExtendParams p = params_from(extend_params(), given);
+    p.dir = own_scratch_dir(p.dir, true, "extend needs --dir DIR");
+    validate(p, {});
+    return extend_table(run_extend(p, {p.dir}, should_stop));
 }
 
 } // namespace uringprobe

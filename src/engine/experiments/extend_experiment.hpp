@@ -67,4 +67,10 @@ ExtendResult run_extend(const ExtendParams& p, const std::vector<std::string>& a
 std::vector<Column> extend_columns();
 Table extend_table(const ExtendResult& r);
 
+// The experiment in this process by itself, its parameters as given
+// (`uringprobe-cli extend`): validated against the parameters' own ranges,
+// in the scratch directory given (the only one allowed),
+// stopped by should_stop().
+Table run_extend_in_process(const GivenParams& given, const std::function<bool()>& should_stop);
+
 } // namespace uringprobe

@@ -636,4 +636,11 @@ Table reads_table(const ReadsResult& r) {
     return t;
 }
 
+Table run_reads_in_process(const GivenParams& given, const std::function<bool()>& should_stop) {
+    ReadsParams p = params_from(reads_params(), given);
+    p.dir = own_scratch_dir(p.dir, p.files.empty(), "reads needs --dir DIR or --file FILE");
+    validate(p, {});
+    return reads_table(run_reads(p, {p.dir}, should_stop));
+}
+
 } // namespace uringprobe

@@ -95,4 +95,10 @@ ReadsResult run_reads(const ReadsParams& p, const std::vector<std::string>& allo
 std::vector<Column> reads_columns();
 Table reads_table(const ReadsResult& r);
 
+// The experiment in this process by itself, its parameters as given
+// (`uringprobe-cli reads`): validated against the parameters' own ranges,
+// in the scratch directory given or on the files given,
+// stopped by should_stop().
+Table run_reads_in_process(const GivenParams& given, const std::function<bool()>& should_stop);
+
 } // namespace uringprobe

@@ -306,4 +306,10 @@ Table rings_table(const RingsResult& r) {
     return t;
 }
 
+Table run_rings_in_process(const GivenParams& given, const std::function<bool()>& should_stop) {
+    const RingsParams p = params_from(rings_params(), given);
+    validate(p, {});
+    return rings_table(run_rings(p, should_stop));
+}
+
 } // namespace uringprobe

@@ -69,4 +69,9 @@ RingsResult run_rings(const RingsParams& p, const std::function<bool()>& should_
 std::vector<Column> rings_columns();
 Table rings_table(const RingsResult& r);
 
+// The experiment in this process by itself, its parameters as given
+// (`uringprobe-cli rings`): validated against the parameters' own ranges,
+// stopped by should_stop().
+Table run_rings_in_process(const GivenParams& given, const std::function<bool()>& should_stop);
+
 } // namespace uringprobe

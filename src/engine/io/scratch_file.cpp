@@ -64,6 +64,21 @@ std::vector<std::string> allowed_scratch_dirs(const std::string& list, bool dir_
     return allowed;
 }
 
+std::string absolute_path(const std::string& path) {
+    if (path.empty() || path[0] == '/')
+        return path;
+    char cwd[4096];
+    if (!getcwd(cwd, sizeof cwd))
+        throw SysError(errno, "getcwd");
+    return std::string(cwd) + "/" + path;
+}
+
+std::string own_scratch_dir(const std::string& dir, bool needed, const std::string& missing) {
+    if (needed && dir.empty())
+        throw InvalidArgument(missing);
+    return absolute_path(dir);
+}
+
 std::vector<std::string> split_dir_list(const std::string& list) {
     std::vector<std::string> out;
     std::stringstream in(list);

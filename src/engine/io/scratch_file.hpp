@@ -43,6 +43,14 @@ std::vector<std::string> split_dir_list(const std::string& list);
 std::vector<std::string> allowed_scratch_dirs(const std::string& list, bool dir_given,
                                               std::string& dir);
 
+// `path` made absolute against the working directory (as a path given on
+// a command line means it); "" stays "".
+std::string absolute_path(const std::string& path);
+// The scratch directory a process runs an experiment in by itself (the
+// CLI: the one directory it may use), made absolute; InvalidArgument
+// `missing` where the run needs one and none was given.
+std::string own_scratch_dir(const std::string& dir, bool needed, const std::string& missing);
+
 // A new file in a ScratchDir, named after this process so that a later
 // sweep can tell whether its creator is still alive. Created with
 // O_EXCL|O_NOFOLLOW, mode 0600; unlinked by the destructor. The ScratchDir

@@ -119,6 +119,11 @@ const char kRingsAbout[] =
 const char kRingsAccess[] =
     "Forking the backend and creating rings: for those trusted to run programs as the "
     "server's user.";
+const InProcess kRingsInProcess = {
+    "rings [options]",
+    "rings: N io_uring rings in this process, then fork() -> _exit -> waitpid\n"
+    "  timed --forks times, against a zero-ring baseline measured alongside:\n",
+    run_rings_in_process};
 const std::vector<LongRun> kRingsLongRuns = {
     {"rings", "uringprobe_rings(rings => 64, depth => 8, forks => 100000)", ""}};
 
@@ -135,6 +140,10 @@ const char kExtendAbout[] =
     "files' FIEMAP count.";
 const char kExtendAccess[] =
     "Writing files as the server's user, in the allowed scratch directories.";
+const InProcess kExtendInProcess = {
+    "extend --dir DIR [options]",
+    "extend: grow scratch files in DIR the way PostgreSQL extends a relation:\n",
+    run_extend_in_process};
 const std::vector<LongRun> kExtendLongRuns = {
     {"extend sync",
      "uringprobe_extend('{scratch}', 'write', 'sync', min_blocks => 1, max_blocks => 1, "
@@ -160,6 +169,12 @@ const char kReadsAbout[] =
 const char kReadsAccess[] =
     "Rings and threads: for those trusted to run programs as the server's user (a scratch "
     "file also needs pg_write_server_files, rel pg_read_server_files).";
+const InProcess kReadsInProcess = {
+    "reads --dir DIR | --file FILE... [options]",
+    "reads: the same bytes of a file read one at a time, with advice ahead, kept in\n"
+    "  flight on a ring, or queued for worker threads (a scratch file in DIR,\n"
+    "  written first, or FILEs opened read-only):\n",
+    run_reads_in_process};
 const std::vector<LongRun> kReadsLongRuns = {
     {"reads sync",
      "uringprobe_reads('sync', 'random', block_kb => 4, direct => true, file_mb => 8, "
@@ -191,6 +206,10 @@ const char kCompletionsAbout[] =
 const char kCompletionsAccess[] =
     "Rings, kernel threads and a forked sender: for those trusted to run programs as the "
     "server's user ('read' also needs pg_write_server_files).";
+const InProcess kCompletionsInProcess = {
+    "completions [options]",
+    "completions: keep operations in flight on a ring, each reaped one replaced at once:\n",
+    run_completions_in_process};
 const std::vector<LongRun> kCompletionsLongRuns = {
     {"completions nop", "uringprobe_completions('nop', 1, 'each', 'each', '', 100000000)", ""},
     {"completions recv", "uringprobe_completions('recv', 8, 'batch', 'batch', '', 100000000)", ""},
@@ -211,6 +230,11 @@ const char kEventsAbout[] =
     "per round (latency_histogram: every round, as low_ns:count buckets).";
 const char kEventsAccess[] =
     "Rings, pipes and a forked peer: for those trusted to run programs as the server's user.";
+const InProcess kEventsInProcess = {
+    "events [options]",
+    "events: a byte on each pipe (written by this process or a peer), wait until "
+    "readable, read it (Samba's local.event):\n",
+    run_events_in_process};
 const std::vector<LongRun> kEventsLongRuns = {
     {"events epoll", "uringprobe_events('epoll', 2, 100000000)", ""},
     {"events multishot", "uringprobe_events('uring_multishot', 2, 100000000)", ""},
@@ -239,20 +263,28 @@ const std::vector<SqlFunction>& sql_functions() {
          "",
          "pg_monitor",
          kEnvironmentAccess,
+         {},
          {}},
-        {"advise", kAdviseAbout,
+        {"advise",
+         kAdviseAbout,
          params_of_all(advise_params(), advise_cli_params(), cli_only_rows(pg18_settings_params())),
-         advise_columns(), "", "pg_execute_server_program", kAdviseAccess, kAdviseLongRuns},
+         advise_columns(),
+         "",
+         "pg_execute_server_program",
+         kAdviseAccess,
+         kAdviseLongRuns,
+         {}},
         {"rings", kRingsAbout, params_of(rings_params()), rings_columns(), "",
-         "pg_execute_server_program", kRingsAccess, kRingsLongRuns},
+         "pg_execute_server_program", kRingsAccess, kRingsLongRuns, kRingsInProcess},
         {"extend", kExtendAbout, params_of(extend_params()), extend_columns(), "",
-         "pg_write_server_files", kExtendAccess, kExtendLongRuns},
+         "pg_write_server_files", kExtendAccess, kExtendLongRuns, kExtendInProcess},
         {"reads", kReadsAbout, params_of(reads_params()), reads_columns(), "",
-         "pg_execute_server_program", kReadsAccess, kReadsLongRuns},
+         "pg_execute_server_program", kReadsAccess, kReadsLongRuns, kReadsInProcess},
         {"completions", kCompletionsAbout, params_of(completions_params()), completions_columns(),
-         "", "pg_execute_server_program", kCompletionsAccess, kCompletionsLongRuns},
+         "", "pg_execute_server_program", kCompletionsAccess, kCompletionsLongRuns,
+         kCompletionsInProcess},
         {"events", kEventsAbout, params_of(events_params()), events_columns(), "",
-         "pg_execute_server_program", kEventsAccess, kEventsLongRuns},
+         "pg_execute_server_program", kEventsAccess, kEventsLongRuns, kEventsInProcess},
         {"postmaster",
          kPostmasterAbout,
          {},
@@ -260,6 +292,7 @@ const std::vector<SqlFunction>& sql_functions() {
          "uringprobe_process",
          "pg_monitor",
          kPostmasterAccess,
+         {},
          {}},
         {"backend",
          kBackendAbout,
@@ -268,6 +301,7 @@ const std::vector<SqlFunction>& sql_functions() {
          "uringprobe_process",
          "pg_monitor",
          kBackendAccess,
+         {},
          {}},
     };
     return all;

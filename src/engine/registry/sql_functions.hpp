@@ -2,12 +2,14 @@
 // its parameters (the experiment's parameter table, the CLI's own options
 // among them), its columns, and who may call it. The install script is
 // made from these entries (`uringprobe-cli sql`), and the CLI's commands
-// take their options from them: a new experiment is one entry here.
+// take their options from them; an experiment's command is its entry's
+// `in_process`: a new experiment is one entry here.
 #pragma once
 
 #include "contract/param_table.hpp"
 #include "contract/table.hpp"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -23,6 +25,16 @@ struct LongRun {
     std::string warm_up;
 };
 
+// How `uringprobe-cli <name>` runs an experiment in its own process: the
+// usage text's synopsis and what the command does, and the run (its
+// options read by the entry's parameters). Without `run`, the command is
+// the CLI's own (environment, advise) or there is none.
+struct InProcess {
+    std::string synopsis;
+    std::string summary;
+    Table (*run)(const GivenParams& given, const std::function<bool()>& should_stop) = nullptr;
+};
+
 struct SqlFunction {
     std::string name;            // the SQL function is uringprobe_<name>, the CLI's command <name>
     std::string about;           // what it does: the install script's comment on it
@@ -32,6 +44,7 @@ struct SqlFunction {
     std::string granted_to;      // the one role granted EXECUTE (PUBLIC's is revoked)
     std::string why_granted;     // the install script's comment on that grant
     std::vector<LongRun> long_runs; // an experiment's: at least one
+    InProcess in_process;           // an experiment's: its CLI command
 };
 
 // Every function, in the install script's order.
