@@ -54,6 +54,14 @@ TEST(ProcessSnapshot, CountsThreadsButNotIoWqWorkers) {
             ::usleep(5000);
         EXPECT_GE(count_io_threads(kIoWqWorkerName), 1) << "no io-wq worker started";
         EXPECT_EQ(snapshot_process(getpid()).threads, before + 1);
+        // the kernel marks it as its io thread, as counts_as_thread() reads
+        int marked = 0, ours = 0;
+        each_task(0, false, [&](long, const std::string& task, const std::string& comm) {
+            const bool io = read_proc_stat(task + "/stat").flags & kPfIoWorker;
+            (comm.rfind(kIoWqWorkerName, 0) == 0 ? marked : ours) += io ? 1 : 0;
+        });
+        EXPECT_GE(marked, 1);
+        EXPECT_EQ(ours, 0);
         ASSERT_EQ(write(pipe_fds[1], "x", 1), 1);
         io_uring_cqe* cqe = nullptr;
         ASSERT_EQ(io_uring_wait_cqe(ring.get(), &cqe), 0);
@@ -119,4 +127,15 @@ TEST(ProcessSnapshot, ExitedProcessIsENOENTWithAHint) {
         EXPECT_EQ(e.err(), ENOENT);
         EXPECT_NE(e.hint().find("hidepid"), std::string::npos) << e.hint();
     }
+}
+
+// The rule on made-up tasks: a kernel io thread still named as its process
+// (an io-wq worker the kernel has just started) is left out like a named
+// worker; a SQPOLL thread and the process's own threads count.
+TEST(ProcessSnapshot, AnUnnamedKernelIoThreadIsAWorker) {
+    EXPECT_TRUE(counts_as_thread("postgres", 0x400040));
+    EXPECT_FALSE(counts_as_thread("postgres", 0x400040 | kPfIoWorker));
+    EXPECT_FALSE(counts_as_thread("iou-wrk-4242", kPfIoWorker));
+    EXPECT_TRUE(counts_as_thread("iou-sqp-4242", 0x400040 | kPfIoWorker));
+    EXPECT_FALSE(counts_as_thread("iou-wrk-7", 0));
 }

@@ -15,7 +15,7 @@ namespace uringprobe {
 class IoThreadSampler {
 public:
     static constexpr const char* kWorkers = kIoWqWorkerName;
-    static constexpr const char* kSqPoll = "iou-sqp-";
+    static constexpr const char* kSqPoll = kSqPollThreadName;
     // Threads whose name starts with `prefix`; those already running now
     // count only with the CPU they use from now on.
     explicit IoThreadSampler(const char* prefix = kWorkers);

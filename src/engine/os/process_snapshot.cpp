@@ -73,13 +73,25 @@ void read_fds(pid_t pid, ProcessSnapshot& s) {
 }
 
 void read_threads(pid_t pid, ProcessSnapshot& s) {
-    each_task(pid, false, [&s](long, const std::string&, const std::string& comm) {
-        if (comm.rfind(kIoWqWorkerName, 0) != 0)
-            ++s.threads;
+    each_task(pid, false, [&s](long, const std::string& task, const std::string& comm) {
+        if (comm.rfind(kIoWqWorkerName, 0) == 0)
+            return;
+        try {
+            if (counts_as_thread(comm, read_proc_stat(task + "/stat").flags))
+                ++s.threads;
+        } catch (const SysError&) {
+            // ended between the name and the stat
+        }
     });
 }
 
 } // namespace
+
+bool counts_as_thread(const std::string& comm, unsigned long flags) {
+    if (comm.rfind(kIoWqWorkerName, 0) == 0)
+        return false;
+    return !(flags & kPfIoWorker) || comm.rfind(kSqPollThreadName, 0) == 0;
+}
 
 void each_task(pid_t pid, bool may_be_missing, const TaskVisit& visit) {
     const std::string dir =
@@ -97,7 +109,7 @@ void each_task(pid_t pid, bool may_be_missing, const TaskVisit& visit) {
     }
 }
 
-// Fields 14 (utime), 15 (stime) and 22 (starttime) of a stat file, counted
+// Fields 9 (flags), 14 (utime), 15 (stime) and 22 (starttime) of a stat file, counted
 // after the parenthesised command name (which may hold spaces).
 ProcStat read_proc_stat(const std::string& path) {
     std::ifstream in(path);
@@ -124,6 +136,7 @@ ProcStat read_proc_stat(const std::string& path) {
     r.user_ms = fields[14 - 3] * 1000.0 / ticks;
     r.sys_ms = fields[15 - 3] * 1000.0 / ticks;
     r.start_ticks = fields[22 - 3];
+    r.flags = static_cast<unsigned long>(fields[9 - 3]);
     return r;
 }
 

@@ -22,9 +22,10 @@ struct ProcessSnapshot {
     long vm_rss_kb = 0;
     double user_ms = 0;
     double sys_ms = 0;
-    // Threads, the kernel's io-wq workers (iou-wrk-*) left out: they serve
-    // the process's io_uring context, not one ring, and come and go on their
-    // own. A ring's SQPOLL thread (iou-sqp-*) counts.
+    // Threads, the kernel's io-wq workers (iou-wrk-*, and one just started
+    // that has not named itself yet) left out: they serve the process's
+    // io_uring context, not one ring, and come and go on their own. A
+    // ring's SQPOLL thread (iou-sqp-*) counts.
     long threads = 0;
 };
 
@@ -34,11 +35,24 @@ struct ProcStat {
     double user_ms = 0;
     double sys_ms = 0;
     unsigned long long start_ticks = 0; // since boot, in clock ticks
+    unsigned long flags = 0;            // the task's PF_* flags
 };
 ProcStat read_proc_stat(const std::string& path);
 
-// The name every io-wq worker of io_uring starts with.
+// The name every io-wq worker of io_uring starts with, and every SQPOLL
+// thread.
 inline constexpr const char* kIoWqWorkerName = "iou-wrk-";
+inline constexpr const char* kSqPollThreadName = "iou-sqp-";
+// The kernel's flag of its io_uring threads (PF_IO_WORKER), in a stat
+// file's flags.
+inline constexpr unsigned long kPfIoWorker = 0x10;
+
+// Whether a task named `comm` with stat flags `flags` counts among a
+// process's threads: not an io-wq worker, named as one, nor a kernel io
+// thread still named as the process (a worker the kernel has just started
+// names itself when it first runs; a SQPOLL thread is named before its
+// ring's set-up returns).
+bool counts_as_thread(const std::string& comm, unsigned long flags);
 
 // Calls visit(tid, task_dir, comm) for every thread of `pid` (0: this
 // process) still there when its name is read: a thread that ends between
