@@ -154,7 +154,16 @@ sub stop_sessions
 }
 
 my $log_start = -s $node->logfile;
+# The launchers start once the server accepts connections, a moment after
+# pg_ctl returns (seconds on a loaded machine): the state before is read
+# when both are there (at most 30 s; then as it is, and the comparison
+# says what came later).
 my $before = server_state();
+for (my $waited = 0; $waited < 300 && ($before->{processes} !~ /autovacuum launcher/ || $before->{processes} !~ /logical replication launcher/); $waited++)
+{
+	Time::HiRes::usleep(100_000);
+	$before = server_state();
+}
 # (two rounds to warm up: the first two grow it by about 1 MB, the next
 # ones by nothing, measured by hand on pg18-combined, 12 rounds)
 my $witness_before = $witness_rss->(2);
