@@ -62,6 +62,12 @@ stage_lane_suite() {
 stage_lane() {
 	local dir=$1
 	stage_lane_suite "$dir"
+	# the ports its clusters reserve, in a directory of the lane's user
+	# alone: another user's reservation file is one it cannot open, and
+	# root reads no pid back from a directory another user can write
+	mkdir -m 700 "$dir/portlock"
+	give_to_cluster_user "$dir/portlock"
+	export PG_TEST_PORT_DIR=$dir/portlock
 	"$UP_TOOLS/scratch-fs" up "$dir/fs"
 	# a 1 ms device for t/024 (taken down with the scratch filesystems)
 	"$UP_TOOLS/storage" up "$dir/fs/storage" disk latency:1
@@ -78,7 +84,9 @@ run_tiny_bench() {
 	rm -rf "$out"
 	mkdir -m 755 "$out"
 	log "running the tiny bench profile for t/008 and t/018 (log: $out/bench.log)"
-	if ! URINGPROBE_PROFILE=tiny URINGPROBE_RESULTS="$out/results" \
+	# (its clusters reserve their ports where make bench's always do, in
+	# its own stage, not in the lane's directory)
+	if ! env -u PG_TEST_PORT_DIR URINGPROBE_PROFILE=tiny URINGPROBE_RESULTS="$out/results" \
 		URINGPROBE_PERF=$([ "$bench_perf" = 1 ] && echo 1) \
 		URINGPROBE_SERVERS_INSTALLED="$stage/servers.list" \
 		"$UP_TOOLS/run-bench" >"$out/bench.log" 2>&1; then
