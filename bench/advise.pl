@@ -10,6 +10,10 @@
 # the server and how long the call took against its budget; the report
 # opens with them, each linked to the benchmark cells of the same question.
 #
+# The rows are read by column (Uringprobe::AdviseCall), written with the
+# server's name; which storage each tablespace is on goes to
+# TABLESPACES.tsv for the checks.
+#
 # Then each row that advises file_extend_method or io_method is checked on
 # its workload in the same cluster, the advised value against the other
 # (Uringprobe::AdviceCheck's advised_pair), taking turns,
@@ -19,14 +23,18 @@
 #       URINGPROBE_ADVISE_CHECK_COPY_MB MB of narrow rows in all into a new
 #       table in that tablespace, switched by a reload; the share of the
 #       sessions' time pg_stat_io counted as extension;
-#   io_method, where a cold-read gain decided it  a cold sequential scan of
+#   io_method, where cold reads decided it  a cold sequential scan of
 #       a URINGPROBE_ADVISE_CHECK_TABLE_MB MB table in the tablespace the
-#       gain was measured in, the server restarted into each io_method and
-#       the table's pages dropped from the page cache first.
+#       reads were measured in, the server restarted into each io_method
+#       and the table's pages dropped from the page cache first;
+#   effective_io_concurrency (<space>), raised or lowered, on a storage
+#       kind that makes reads wait  a cold bitmap heap scan of 1% of such a
+#       table's rows in that tablespace, under the advised and the current
+#       value (ALTER TABLESPACE ... SET), the server restarted for each.
 # (io_method decided by the connection cost and the ring layout are
 # checked on the churn benchmark's runs.)
 #
-#   perl bench/advise.pl ADVICE.tsv CHECKS.tsv
+#   perl bench/advise.pl ADVICE.tsv CHECKS.tsv TABLESPACES.tsv
 # Environment: URINGPROBE_ADVISE_BUDGET (20), URINGPROBE_ADVISE_CONNECTIONS
 # (950), URINGPROBE_ADVISE_FS ("xfs ext4"), URINGPROBE_ADVISE_CONCURRENCY (4),
 # URINGPROBE_ADVISE_CHECK_ROUNDS (3), URINGPROBE_ADVISE_CHECK_COPY_MB (64),
@@ -38,12 +46,13 @@ use PostgreSQL::Test::Utils;
 use Time::HiRes;
 use Uringprobe::BenchScript;
 use Uringprobe::AdviceCheck qw(advised_pair decided_by_reads);
+use Uringprobe::AdviseCall;
 use Uringprobe::Manifest qw(setting);
 use Uringprobe::Cluster;
 use Uringprobe::Reads;
 
-my ($out_file, $checks_file) = @ARGV;
-die "usage: advise.pl ADVICE.tsv CHECKS.tsv\n" unless $checks_file;
+my ($out_file, $checks_file, $spaces_file) = @ARGV;
+die "usage: advise.pl ADVICE.tsv CHECKS.tsv TABLESPACES.tsv\n" unless $spaces_file;
 my $budget = setting('URINGPROBE_ADVISE_BUDGET');
 my $connections = setting('URINGPROBE_ADVISE_CONNECTIONS');
 my $concurrency = setting('URINGPROBE_ADVISE_CONCURRENCY');
@@ -68,10 +77,30 @@ my ($fs) = bench_filesystems(setting('URINGPROBE_ADVISE_FS'));
 
 my @servers = servers();
 plan_cells(scalar @servers);
-my @cols = qw(server io_method max_connections topic setting current advice confidence evidence cost
-  seconds budget);
-my $tsv = tsv_open($out_file, @cols);
-my $checks = runs_open($checks_file, qw(server setting workload value round seconds share));
+# advise.tsv: the server, then the function's columns (known once a
+# server answers: the rows of one that did not start wait for them)
+my @head = qw(server io_method max_connections);
+my @tail = qw(seconds budget);
+my ($tsv, @cols, @waiting);
+sub advice_row
+{
+	my (%row) = @_;
+	push @waiting, \%row;
+	return flush_advice();
+}
+sub flush_advice
+{
+	return unless @cols;
+	$tsv //= tsv_open($out_file, @head, @cols, @tail);
+	for my $r (@waiting)
+	{
+		tsv_row($tsv, map { ($r->{$_} // '') =~ s/[\t\n]/ /gr } @head, @cols, @tail);
+	}
+	@waiting = ();
+	return;
+}
+my $checks = runs_open($checks_file, qw(server setting scope_name workload value round seconds share));
+my $spaces = tsv_open($spaces_file, qw(server tablespace storage));
 system('perl', 'bench/copy-data.pl', $copy_data, $copy_chunk_mb, 'narrow') == 0 or die "could not generate $copy_data\n";
 for my $server (@servers)
 {
@@ -90,8 +119,9 @@ for my $server (@servers)
 	if (!$started)
 	{
 		my ($why) = slurp_file($node->logfile) =~ /(FATAL:[^\n]*|could not [^\n]*)/;
-		tsv_row($tsv, $server->{name}, $io_method, $connections, 'server', 'start', '',
-			'did not start: ' . ($why // 'see its log'), '', '', '', '', $budget);
+		advice_row(server => $server->{name}, io_method => $io_method, max_connections => $connections,
+			topic => 'server', setting => 'start', action => 'none', advice => 'did not start: ' . ($why // 'see its log'),
+			budget => $budget);
 		next;
 	}
 	$node->safe_psql('postgres', 'CREATE EXTENSION uringprobe');
@@ -102,75 +132,90 @@ for my $server (@servers)
 	my @storage = grep { $_->{status} eq 'ok' && $_->{name} ne 'disk' } storage_kinds();
 	my ($ra) = split ' ', setting('URINGPROBE_READS_READ_AHEAD');
 	set_read_ahead($_, $ra) for @storage;
-	my @spaces = ((map { [ $_->{name}, $_->{dir} ] } @$fs), (map { [ $_->{name} =~ s/[^a-z0-9]/_/gr, $_->{dir} ] } @storage));
+	# (a tablespace named after its filesystem or storage kind, in a name
+	# SQL takes unquoted; which is which written down for the checks)
+	my @spaces = ((map { [ $_->{name}, $_->{dir}, $_->{name} ] } @$fs),
+		(map { [ $_->{name} =~ s/[^a-z0-9]/_/gr, $_->{dir}, $_->{name} ] } @storage));
 	for my $space (@spaces)
 	{
-		my ($name, $where) = @$space;
+		my ($name, $where, $storage) = @$space;
 		my $dir = "$where/advise_$server->{name}";
 		mkdir $dir or die "mkdir $dir: $!\n" unless -d $dir;
 		$node->safe_psql('postgres', "CREATE TABLESPACE $name LOCATION '$dir'");
+		tsv_row($spaces, $server->{name}, $name, $storage);
 	}
-	my $sql = "SELECT concat_ws(E'\\x1f', topic, setting, current, advice, confidence, evidence, cost) "
-	  . "FROM uringprobe_advise(budget => '$budget s', concurrency => $concurrency)";
-	ran(Uringprobe::BenchScript::shell_words('psql', '-d', 'postgres', '-c', $sql));
+	my $args = "budget => '$budget s', concurrency => $concurrency";
+	ran(Uringprobe::BenchScript::shell_words('psql', '-d', 'postgres', '-c', "SELECT * FROM uringprobe_advise($args)"));
+	@cols = advise_columns($node);
 	my $t0 = Time::HiRes::time;
-	my $out = $node->safe_psql('postgres', $sql);
+	my @rows = advise_rows($node, $args);
 	my $took = sprintf('%.1f', Time::HiRes::time - $t0);
-	my @rows;
-	for my $line (split /\n/, $out)
+	for my $row (@rows)
 	{
-		my @c = map { s/[\t\n]/ /gr } split /\x1f/, $line, 7;
-		tsv_row($tsv, $server->{name}, $io_method, $connections, @c, $took, $budget);
-		my %row;
-		@row{qw(topic setting current advice confidence evidence cost)} = @c;
-		push @rows, { %row, server => $server->{name} };
+		$row->{server} = $server->{name};
+		advice_row(%$row, io_method => $io_method, max_connections => $connections, seconds => $took, budget => $budget);
 	}
-	check_rows($server, $node, $io_method, @rows);
+	# (depths checked where reads wait: the storage kinds' tablespaces)
+	my %waits = map { ($_->{name} =~ s/[^a-z0-9]/_/gr) => 1 } @storage;
+	check_rows($server, $node, $io_method, \%waits, @rows);
 	$node->safe_psql('postgres', "DROP TABLESPACE $_->[0]") for @spaces;
 	$node->stop;
 }
-close $tsv;
+# (no server answered: the rows of those that did not start, as they are)
+@cols = qw(topic setting action advice) unless @cols;
+flush_advice();
+close $tsv if $tsv;
 close $checks;
+close $spaces;
 
 # Each row of @rows (one server's advice) that advises file_extend_method
 # or io_method checked on its workload in $node, which runs under
 # $io_method and is left so.
 sub check_rows
 {
-	my ($server, $node, $io_method, @rows) = @_;
+	my ($server, $node, $io_method, $waits, @rows) = @_;
 	my $has_fem = $node->safe_psql('postgres', "SELECT count(*) FROM pg_settings WHERE name = 'file_extend_method'");
 	for my $row (@rows)
 	{
 		my @pair = advised_pair($row) or next;
-		if ($row->{setting} =~ /^file_extend_method \((\w+)\)$/ && $has_fem)
+		if ($row->{setting} eq 'file_extend_method' && $row->{scope} eq 'tablespace' && $has_fem)
 		{
-			check_copy($server, $node, $row->{setting}, $1, @pair);
+			check_copy($server, $node, $row, @pair);
 		}
 		elsif (defined(my $space = decided_by_reads($row)))
 		{
-			check_cold_scan($server, $node, $row->{setting}, $space, @pair);
+			check_cold_scan($server, $node, $row, $space, @pair);
 			use_io_method($node, $io_method);
+		}
+		elsif ($row->{setting} eq 'effective_io_concurrency' && $waits->{ $row->{scope_name} })
+		{
+			check_bitmap_scan($server, $node, $row, @pair);
 		}
 	}
 	return;
 }
 
 # An advice row's setting as one word, for a cell's key
-# ("file_extend_method (xfs)": file_extend_method:xfs).
-sub cell_word { my ($setting) = @_; return $setting =~ s/ \((\w+)\)$/:$1/r =~ s/\s+/_/gr; }
+# (file_extend_method of tablespace xfs: file_extend_method:xfs).
+sub cell_word
+{
+	my ($row) = @_;
+	return ($row->{setting} =~ s/\s+/_/gr) . ($row->{scope_name} eq '' ? '' : ":$row->{scope_name}");
+}
 
-# $setting's two file_extend_method values taking turns: concurrent COPY
-# into a new table in tablespace $space.
+# $row's two file_extend_method values taking turns: concurrent COPY into
+# a new table in its tablespace.
 sub check_copy
 {
-	my ($server, $node, $setting, $space, @values) = @_;
+	my ($server, $node, $row, @values) = @_;
+	my ($setting, $space) = @$row{qw(setting scope_name)};
 	my $workload = "concurrent COPY into tablespace $space ($concurrency clients)";
 	my $copies = $concurrency;
-	repeat_rounds('advise-checks', [ map { "$server->{name}\t$setting\t$_" } @values ], $check_rounds, sub {
+	repeat_rounds('advise-checks', [ map { "$server->{name}\t$setting\t$space\t$_" } @values ], $check_rounds, sub {
 		my ($id, $round, $label) = @_;
-		my (undef, undef, $fem) = split /\t/, $id;
-		cell("advise check: $server->{name} $setting, $fem, $label",
-			server => $server->{name}, setting => cell_word($setting), value => $fem);
+		my (undef, undef, undef, $fem) = split /\t/, $id;
+		cell("advise check: $server->{name} " . row_key($row) . ", $fem, $label",
+			server => $server->{name}, setting => cell_word($row), value => $fem);
 		$node->safe_psql('postgres', "ALTER SYSTEM SET file_extend_method = '$fem'");
 		$node->reload;
 		poll_until($node, "SELECT current_setting('file_extend_method') = '$fem'")
@@ -185,7 +230,7 @@ sub check_copy
 		wait_for_clients_gone($node);
 		my $extend_ms = $node->safe_psql('postgres', "SELECT coalesce(sum(extend_time), 0) FROM pg_stat_io WHERE object = 'relation'");
 		# the share of the sessions' time: extend_time is summed over them
-		run_row($checks, $server->{name}, $setting, $workload, $fem, $round, sprintf('%.3f', $seconds),
+		run_row($checks, $server->{name}, $setting, $space, $workload, $fem, $round, sprintf('%.3f', $seconds),
 			sprintf('%.3f', $extend_ms / 1000 / ($seconds * $concurrency)));
 		return { seconds => $seconds };
 	});
@@ -206,13 +251,43 @@ sub use_io_method
 	return;
 }
 
-# $setting's two io_methods taking turns: a cold sequential scan of a
-# table in tablespace $space (the server restarted into the io_method,
-# so nothing of it in shared buffers; its pages dropped from the page
-# cache).
+# $row's two effective_io_concurrency values of its tablespace taking
+# turns (ALTER TABLESPACE ... SET, as advised): a cold bitmap heap scan of
+# 1% of a table's rows there, placed at random (the pages dropped from the
+# page cache, the server restarted: none in shared buffers).
+sub check_bitmap_scan
+{
+	my ($server, $node, $row, @depths) = @_;
+	my ($setting, $space) = @$row{qw(setting scope_name)};
+	my $workload = "cold bitmap heap scan of 1% of $table_mb MB in tablespace $space";
+	create_read_table($node, 'advise_check_bitmap', $space, $table_mb * $read_table_rows_per_mb);
+	my $bitmap = 'SET enable_seqscan = off; SET enable_indexscan = off; SET enable_indexonlyscan = off;';
+	repeat_rounds('advise-checks', [ map { "$server->{name}\t$setting\t$space\t$_" } @depths ], $check_rounds, sub {
+		my ($id, $round, $label) = @_;
+		my (undef, undef, undef, $depth) = split /\t/, $id;
+		cell("advise check: $server->{name} " . row_key($row) . ", $depth, $label",
+			server => $server->{name}, setting => cell_word($row), value => $depth);
+		$node->safe_psql('postgres', "ALTER TABLESPACE $space SET ($setting = $depth)");
+		$node->restart;
+		$node->safe_psql('postgres', "SELECT uringprobe_reads(rel => 'advise_check_bitmap', passes => 0)");
+		# (r is uniform over 0 .. 2^20 - 1: 1% of the rows below 10486)
+		my $r = measured_run($node, $bitmap, 'SELECT count(pad) FROM advise_check_bitmap WHERE r < 10486', 1,
+			$server->{major});
+		ran("psql -d postgres <<'EOF'\n$r->{script}\nEOF");
+		run_row($checks, $server->{name}, $setting, $space, $workload, $depth, $round, sprintf('%.4f', $r->{seconds}), '');
+		return { seconds => $r->{seconds} };
+	});
+	$node->safe_psql('postgres', "DROP TABLE advise_check_bitmap; ALTER TABLESPACE $space RESET ($setting)");
+	return;
+}
+
+# $row's two io_methods taking turns: a cold sequential scan of a table
+# in tablespace $space (the server restarted into the io_method, so
+# nothing of it in shared buffers; its pages dropped from the page cache).
 sub check_cold_scan
 {
-	my ($server, $node, $setting, $space, @methods) = @_;
+	my ($server, $node, $row, $space, @methods) = @_;
+	my $setting = $row->{setting};
 	my $workload = "cold sequential scan of $table_mb MB in tablespace $space";
 	create_read_table($node, 'advise_check_scan', $space, $table_mb * $read_table_rows_per_mb);
 	my $seqscan = "$seqscan_only SET max_parallel_workers_per_gather = 0;";
@@ -220,12 +295,12 @@ sub check_cold_scan
 		my ($id, $round, $label) = @_;
 		my (undef, undef, $m) = split /\t/, $id;
 		cell("advise check: $server->{name} $setting, $m, $label",
-			server => $server->{name}, setting => cell_word($setting), value => $m);
+			server => $server->{name}, setting => cell_word($row), value => $m);
 		use_io_method($node, $m);
 		$node->safe_psql('postgres', "SELECT uringprobe_reads(rel => 'advise_check_scan', passes => 0)");
 		my $r = measured_run($node, $seqscan, 'SELECT count(*) FROM advise_check_scan', 1, $server->{major});
 		ran("psql -d postgres <<'EOF'\n$r->{script}\nEOF");
-		run_row($checks, $server->{name}, $setting, $workload, $m, $round, sprintf('%.4f', $r->{seconds}), '');
+		run_row($checks, $server->{name}, $setting, '', $workload, $m, $round, sprintf('%.4f', $r->{seconds}), '');
 		return { seconds => $r->{seconds} };
 	});
 	$node->safe_psql('postgres', 'DROP TABLE advise_check_scan');

@@ -11,7 +11,7 @@
 #   manifest.pl defaults              NAME=value of every variable's default
 #   manifest.pl variables NAME        the benchmark's variables
 #   manifest.pl outputs NAME DIR      what to show once it ran, one line each:
-#                                     terminal|table<TAB>file<TAB>width<TAB>caption
+#                                     terminal|table<TAB>file<TAB>width<TAB>caption<TAB>columns
 #                                     plot<TAB>name<TAB>gnuplot variables<TAB>gp
 #   manifest.pl plots NAME...         the plots those benchmarks draw
 #   manifest.pl heading KEY           a section of the report of its own:
@@ -46,7 +46,8 @@ elsif ($what eq 'outputs')
 		for my $kind (qw(terminal table))
 		{
 			my $t = $f->{$kind} or next;
-			print join("\t", $kind, $f->{file}, $t->{width} // 24, caption_text($t->{caption}, $dir)), "\n";
+			print join("\t", $kind, $f->{file}, $t->{width} // 24, caption_text($t->{caption}, $dir),
+				join(',', @{ $t->{columns} // [] })), "\n";
 		}
 	}
 	print join("\t", 'plot', $_->{name}, plot_vars($_, $dir), $_->{gp} // $_->{name}), "\n" for @{ $bench->{plots} // [] };

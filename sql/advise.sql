@@ -2,17 +2,22 @@
 -- what the advice says is checked against real clusters in t/016_advise.pl.
 CREATE EXTENSION IF NOT EXISTS uringprobe;
 
--- A budget too small for any round: every setting still gets a row, the
--- measured ones say they were not measured and are only "low".
-SELECT topic, setting, current <> '' AS has_current, advice <> '' AS advised,
-       confidence IN ('high', 'medium', 'low') AS graded,
+-- A budget too small for any round: every setting still gets a row, its
+-- decision as data (an action, the value it sets or keeps, what decided
+-- it or what was not measured), its prose beside; the measured ones say
+-- they were not measured and are only "low".
+SELECT topic, setting, scope,
+       action IN ('set', 'keep', 'raise', 'lower', 'none') AS acts,
+       (value <> '') = (action <> 'none') AS valued,
+       (decided_by <> '' OR not_measured <> '' OR action = 'none') AS says_why,
+       (ratio IS NULL) = (ratio_of = '') AND (ratio IS NULL) = (margin IS NULL) AS ratio_whole,
+       advice <> '' AS advised, confidence IN ('high', 'medium', 'low') AS graded,
        evidence <> '' AS has_evidence, cost <> '' AS has_cost
 FROM uringprobe_advise(budget => '1 ms');
 
 SELECT bool_and(confidence = 'low') AS unmeasured_are_low
 FROM uringprobe_advise(budget => '1 ms')
-WHERE evidence LIKE 'not measured: the budget had no room for a round%'
-   OR cost LIKE 'not measured%';
+WHERE not_measured <> '' OR cost LIKE 'not measured%';
 
 SELECT advice LIKE 'budget => ''% s'' for 5 rounds of each' AS asks_for_more,
        evidence LIKE 'spent % of 0.0 s;%budget spent%' AS says_what_was_cut

@@ -72,20 +72,29 @@ for my $server (servers())
 	($out, $err) = run_command([ $cli, 'advise', '--format', 'tsv', '--budget', '3', '--max-connections', '100',
 		'--data-directory', $scratch, '--concurrency', '2' ]);
 	my ($ahead, @arows) = split /\n/, $out;
-	is($ahead, join("\t", qw(topic setting current advice confidence evidence cost)), "$server->{name}: advise's columns");
-	is(join(' | ', map { (split /\t/)[1] } @arows),
-		'io_method | ring layout | file_extend_method (data directory) | ulimit -n | ulimit -l | budget',
+	my @acols = split /\t/, $ahead;
+	# each row by its columns
+	my $rows_of = sub { my %at = map { $acols[$_] => $_ } 0 .. $#acols;
+		return map { my @f = split /\t/, $_, -1; +{ map { $_ => $f[ $at{$_} ] } @acols } } @_ };
+	is(join(' ', @acols[ 0 .. 8 ]), 'topic setting scope scope_name action value current needs_version confidence',
+		"$server->{name}: advise's columns, the decision first");
+	my @adv = $rows_of->(@arows);
+	is(join(' | ', map { $_->{setting} . ($_->{scope_name} eq '' ? '' : " ($_->{scope_name})") } @adv),
+		'io_method | ring layout | file_extend_method (data directory) | effective_io_concurrency (data directory) | '
+		  . 'maintenance_io_concurrency (data directory) | ulimit -n | ulimit -l | budget',
 		"$server->{name}: advise: a row per setting, the data directory measured");
-	like((grep { /^file_extend_method/ } @arows)[0], qr/\t\S+ at \S*\Q$scratch\E, 2 sessions growing one \d+ MB file|not measured: the budget/,
+	like((grep { $_->{setting} eq 'file_extend_method' } @adv)[0]{evidence},
+		qr/^\S+ at \S*\Q$scratch\E, 2 sessions growing one \d+ MB file|not measured: the budget/,
 		"$server->{name}: advise measures in the directory given");
 	is(scalar(scratch_files($scratch)), 0, "$server->{name}: advise left no file");
 	# --tablespace is repeatable, each given a row of its own, a relative
 	# one made absolute, a missing one named; so is --scratch-dir.
 	($out, $err) = run_command([ $cli, 'advise', '--format', 'tsv', '--budget', '0.01', '--tablespace', $scratch,
 		'--tablespace', 'no-such-tablespace' ]);
-	my @settings = map { (split /\t/)[1] } grep { /^file_extend_method/ } split /\n/, $out;
+	my (undef, @trows) = split /\n/, $out;
+	my @settings = map { $_->{scope_name} } grep { $_->{setting} eq 'file_extend_method' } $rows_of->(@trows);
 	my $abs = $scratch =~ m{^/} ? $scratch : getcwd() . "/$scratch";
-	is_deeply(\@settings, [ "file_extend_method ($abs)", 'file_extend_method (' . getcwd() . '/no-such-tablespace)' ],
+	is_deeply(\@settings, [ $abs, getcwd() . '/no-such-tablespace' ],
 		"$server->{name}: advise: a row for each --tablespace, in order, absolute");
 	like($out, qr/not measured: \Q@{[getcwd()]}\E\/no-such-tablespace: No such file or directory/,
 		"$server->{name}: advise: a missing tablespace says why");

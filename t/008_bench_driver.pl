@@ -120,6 +120,8 @@ is_deeply([ sort keys %{ { map { $_->[ $ac{server} ] => 1 } @adv } } ], [ sort m
 is_deeply([ grep { $_->[ $ac{confidence} ] !~ /^(high|medium|low)$/ } @adv ], [], 'advise.tsv: every row graded');
 is_deeply([ map { "$_->[ $ac{server} ] $_->[ $ac{setting} ]" } grep { $_->[ $ac{advice} ] eq '' || $_->[ $ac{evidence} ] eq '' } @adv ],
 	[], 'advise.tsv: every row advises, with its evidence');
+is_deeply([ map { "$_->[ $ac{server} ] $_->[ $ac{setting} ]" } grep { $_->[ $ac{action} ] !~ /^(?:set|keep|raise|lower|none)$/ } @adv ],
+	[], 'advise.tsv: every row\'s decision as data, an action of the five');
 for my $s (servers())
 {
 	like($md, qr/^### \Q$s->{name}\E \([^)]*max_connections \d+; the call took [\d.]+ s of a [\d.]+ s budget\)$/m,

@@ -33,40 +33,35 @@ use Cwd ();
 use PostgreSQL::Test::Utils;
 use Test::More;
 use Time::HiRes ();
+use Uringprobe::AdviseCall;
 use Uringprobe::Cluster;
 
 my %hard = (nofile => hard_limit('nofile'), memlock => hard_limit('memlock'));
-my $sep = "\x1f";
 
-# Rows of uringprobe_advise($args) in $node: [hash per row], and by setting.
+# Rows of uringprobe_advise($args) in $node: [hash per row], and by row_key
+# (setting, and its tablespace: "file_extend_method (pg_default)").
 # $set: SET statements run first.
 sub advise
 {
 	my ($node, $args, $role, $set) = @_;
-	my $sql = ($set // '') . ($role ? "SET ROLE $role; " : '')
-	  . "SELECT concat_ws(E'\\x1f', topic, setting, current, advice, confidence, evidence, cost) "
-	  . "FROM uringprobe_advise($args)";
-	my $out = $node->safe_psql('postgres', $sql);
-	my (@rows, %by);
-	for my $line (split /\n/, $out)
-	{
-		my %r;
-		@r{qw(topic setting current advice confidence evidence cost)} = split /$sep/, $line, 7;
-		push @rows, \%r;
-		$by{ $r{setting} } = \%r;
-	}
-	return (\@rows, \%by);
+	my @rows = advise_rows($node, $args, ($set // '') . ($role ? "SET ROLE $role; " : ''));
+	return (\@rows, { map { row_key($_) => $_ } @rows });
 }
 
-# Every row graded; a row that says it was not measured is low.
+# Every row graded and decided as data (an action of the five, a value
+# where it sets or keeps one); a row whose figures were not measured says
+# what in not_measured, and is low.
 sub rows_are_honest
 {
 	my ($rows, $cell) = @_;
 	my @bad = grep { $_->{confidence} !~ /^(high|medium|low)$/ } @$rows;
 	is(scalar @bad, 0, "$cell: every row has a confidence");
-	my @guess = grep { $_->{evidence} =~ /^not measured: (?!no extension rule)/ || $_->{cost} =~ /^not measured/ }
-	  @$rows;
-	is(join(', ', map { "$_->{setting}: $_->{confidence}" } grep { $_->{confidence} ne 'low' } @guess),
+	is(join(', ', map { row_key($_) } grep { $_->{action} !~ /^(?:set|keep|raise|lower|none)$/
+		  || ($_->{action} ne 'none' && $_->{value} eq '') } @$rows), '', "$cell: every row an action, with its value");
+	is(join(', ', map { row_key($_) } grep { $_->{decided_by} eq '' && $_->{not_measured} eq '' && $_->{action} ne 'none' } @$rows),
+		'', "$cell: every row decided by a measurement or a count, or says what was not measured");
+	my @guess = grep { $_->{evidence} =~ /^not measured: / || $_->{cost} =~ /^not measured/ } @$rows;
+	is(join(', ', map { row_key($_) . ": $_->{confidence}" } grep { $_->{confidence} ne 'low' } @guess),
 		'', "$cell: rows whose figures were not measured are low");
 }
 
@@ -75,7 +70,7 @@ sub rows_are_honest
 sub io_method_measured
 {
 	my ($row, $cell) = @_;
-	like($row->{advice}, qr/^io_method = (?:worker|io_uring)\b/, "$cell: io_method is worker or io_uring");
+	like($row->{value}, qr/^(?:worker|io_uring)$/, "$cell: io_method is worker or io_uring");
 	like($row->{cost}, qr/ per connection, -?\d+% of a bare fork \((?:one region|separate mappings per ring)\)$/,
 		"$cell: io_method's cost is measured per connection ($row->{cost})");
 }
@@ -108,13 +103,15 @@ for my $server (@servers)
 		# counted, not measured: no round is needed
 		my ($rows, $by) = advise($node, "budget => '10 ms'");
 		rows_are_honest($rows, $cell);
-		is($by->{'io_method'}{advice}, "${on18}io_method = worker until ulimit -n is at least $need",
+		is($by->{'io_method'}{advice}, ($on18 || 'keep ') . "io_method = worker until ulimit -n is at least $need",
 			"$cell: io_uring would not start: worker until ulimit -n $need");
+		is(join(' ', @{ $by->{'io_method'} }{qw(value decided_by)}), 'worker ring limits', "$cell: ... as data");
 		is($by->{'io_method'}{confidence}, 'high', "$cell: counted, not guessed: high");
 		like($by->{'io_method'}{evidence}, qr/EMFILE/, "$cell: the evidence names EMFILE");
 		is($by->{'ulimit -n'}{current}, 512, "$cell: the server's own limit is read");
 		like($by->{'ulimit -n'}{advice}, qr/^\Q$on18\Eulimit -n $need \(now short by \d+\) before io_method = io_uring$/,
 			"$cell: the limit to set, exactly");
+		is(join(' ', @{ $by->{'ulimit -n'} }{qw(action value scope)}), "raise $need os", "$cell: ... as data");
 		$node->stop;
 
 		next unless $server->{major} >= 18;
@@ -159,9 +156,23 @@ for my $server (@servers)
 	($rows, $by) = advise($node, "budget => '60 s', concurrency => 4", undef,
 		"SET uringprobe.scratch_dirs = '/nonexistent, $scratch'; ");
 	rows_are_honest($rows, $cell);
-	is(join(' | ', map { $_->{setting} } @$rows),
-		'io_method | ring layout | file_extend_method (pg_default) | ulimit -n | ulimit -l | budget',
+	is(join(' | ', map { row_key($_) } @$rows),
+		'io_method | ring layout | file_extend_method (pg_default) | effective_io_concurrency (pg_default) | '
+		  . 'maintenance_io_concurrency (pg_default) | ulimit -n | ulimit -l | budget',
 		"$cell: a row per setting");
+	# each read depth setting from the device's depth curve, as data
+	for my $s (qw(effective_io_concurrency maintenance_io_concurrency))
+	{
+		my $d = $by->{"$s (pg_default)"};
+		is(join(' ', @$d{qw(scope decided_by current)}), 'tablespace read depths 16',
+			"$cell: $s of pg_default, now the server's 16, decided by the read depths");
+		like("$d->{action} $d->{value}", qr/^(?:keep|raise|lower) \d+$/, "$cell: $s: a depth");
+		like($d->{advice},
+			$d->{action} eq 'keep' ? qr/^keep \Q$s\E = 16 \(/ : qr/^ALTER TABLESPACE pg_default SET \(\Q$s\E = \Q$d->{value}\E\) \(/,
+			"$cell: $s: the statement to run, or kept ($d->{advice})");
+		like($d->{evidence}, qr/^cold random 8 kB reads of \d+ MB on tablespace pg_default \(\S+, (?:direct|buffered[^)]*)\) by depth, medians of \d+ rounds: 1: [\d.]+ MB\/s p99 \d+ us, 2: /,
+			"$cell: $s: the curve it was decided on");
+	}
 	is($by->{'io_method'}{current}, 'worker', "$cell: the current io_method");
 	io_method_measured($by->{'io_method'}, $cell);
 	my ($measured) = $by->{'io_method'}{evidence} =~ /fork \+ exit of this process with (\d+) rings/;
@@ -170,6 +181,20 @@ for my $server (@servers)
 		"$cell: cold reads measured (io_uring as deep as the server's read streams may go, worker at io_workers), then $rings rings, and they would start");
 	like($by->{'io_method'}{cost}, qr/^cold reads [\d.]+x worker's speed under io_uring on tablespace pg_default; [+-]?\d+ us /,
 		"$cell: the cost quotes the read gain next to each connection's cost");
+	# decided by the reads (the ratio the evidence quotes) or, where they
+	# showed no gain, by them too; by the rings' cost where not measured
+	# (where the data directory is in memory, the rings' cost)
+	my ($gain) = $by->{'io_method'}{evidence} =~ /\) ([\d.]+)x worker \(/;
+	if ($by->{'io_method'}{evidence} =~ /served from memory/)
+	{
+		is($by->{'io_method'}{decided_by}, 'fork cost', "$cell: reads from memory: io_method decided by the rings' cost");
+		is(sprintf('%.2f', $by->{'io_method'}{ratio_lo} <= $by->{'io_method'}{ratio} ? 1 : 0), '1.00', "$cell: ... its ratio in its interval");
+	}
+	else
+	{
+		is($by->{'io_method'}{decided_by}, 'cold reads', "$cell: io_method decided by the cold reads");
+		is(sprintf('%.2f', $by->{'io_method'}{ratio}), $gain, "$cell: ... their ratio, as the evidence says");
+	}
 	ok(defined $measured
 		  && ($measured == $rings || $by->{'io_method'}{evidence} =~ /scaled to the server's $rings rings \(/),
 		"$cell: the fork cost measured with as many rings, or scaled saying why ("
@@ -177,12 +202,15 @@ for my $server (@servers)
 	my $layout = $by->{'ring layout'};
 	if ($combined)
 	{
-		like($layout->{current}, qr/^one region/, "$cell: the rings are in one region");
+		is($layout->{current}, 'one region', "$cell: the rings are in one region");
 		is($layout->{advice}, 'keep one region', "$cell: which is kept");
+		is("$layout->{action} $layout->{value}", 'keep one region', "$cell: ... as data");
 	}
 	else
 	{
-		like($layout->{current}, qr/^separate: \d+ mappings per ring/, "$cell: separate mappings");
+		is($layout->{current}, 'separate', "$cell: separate mappings");
+		like($layout->{evidence}, qr/^separate: \d+ mappings per ring/, "$cell: ... how many");
+		is("$layout->{action} $layout->{value}", 'set one region', "$cell: one region to set");
 		like($layout->{advice}, qr/^one region(: build PostgreSQL 18 against liburing 2\.7| needs a kernel)/,
 			"$cell: the advice is one region");
 		like($layout->{cost}, qr/per connection, -?\d+% of a bare fork, against .* in one region$/,
@@ -235,12 +263,14 @@ for my $server (@servers)
 			rows_are_honest($rows, "$cell, XFS");
 			my $x = $by->{'file_extend_method (ts_xfs)'};
 			like($x->{evidence}, qr/^xfs at \S+advise_ts\S*, 4 sessions/, "$cell: the XFS tablespace, 4 sessions");
-			my ($r, $lo, $hi) =
-			  $x->{evidence} =~ m{posix_fallocate / write_zeros (\d+\.\d+) \((\d+\.\d+)-(\d+\.\d+)}
-			  or die "$cell: no ratio in '$x->{evidence}'\n";
+			my ($r, $lo, $hi) = map { sprintf('%.2f', $_) } @$x{qw(ratio ratio_lo ratio_hi)};
+			like($x->{evidence}, qr{posix_fallocate / write_zeros \Q$r\E \(\Q$lo-$hi\E},
+				"$cell: the ratio decided on, as the evidence quotes it");
+			is($x->{decided_by}, 'extension runs', "$cell: decided by the extension runs");
+			like($x->{value}, qr/^(?:write_zeros|posix_fallocate)$/, "$cell: a value of the two");
 			# Which of its forms the rule takes from a ratio is
 			# advise_rules_test.cpp's, on made-up figures; here the advice
-			# is one of them, and a kept value quotes the evidence's figures.
+			# is one of them, and a kept value quotes the same figures.
 			like($x->{advice},
 				qr/^(?:file_extend_method = (?:write_zeros|posix_fallocate)|keep file_extend_method = posix_fallocate \((?:the two within 5% of each other: \Q$r\E|no difference beyond 5% shown: \Q$r\E|write_zeros \Q$r\Ex as fast in extension runs), interval \Q$lo-$hi\E\b.*\))$/,
 				"$cell: the advice is one of the rule's, with the evidence's figures ($x->{advice})");

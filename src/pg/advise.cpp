@@ -25,7 +25,9 @@ namespace {
 // A tablespace, read from pg_tablespace before any C++ object exists.
 struct TablespaceText {
     char* name;
-    char* home; // its relation files' directory
+    char* home;                     // its relation files' directory
+    int effective_io_concurrency;   // its own, -1: the server's
+    int maintenance_io_concurrency; // its own, -1: the server's
 };
 
 char* spi_copy(const char* s) {
@@ -34,11 +36,27 @@ char* spi_copy(const char* s) {
     return out;
 }
 
+// The integer option `name` of a tablespace's options ("a=1,b=2"), -1
+// where it has none.
+int option_value(const char* options, const char* name) {
+    const size_t len = strlen(name);
+    for (const char* p = options; p && *p;) {
+        if (strncmp(p, name, len) == 0 && p[len] == '=')
+            return atoi(p + len + 1);
+        p = strchr(p, ',');
+        if (p)
+            ++p;
+    }
+    return -1;
+}
+
 // Every tablespace relations can live in (not pg_global), by oid.
 int read_tablespaces(TablespaceText** out) {
     if (SPI_connect() != SPI_OK_CONNECT)
         elog(ERROR, "uringprobe_advise: SPI_connect failed");
-    if (SPI_execute("SELECT oid, spcname FROM pg_catalog.pg_tablespace "
+    // (each option of spcoptions as 'name=value')
+    if (SPI_execute("SELECT oid, spcname, "
+                    "pg_catalog.array_to_string(spcoptions, ',') FROM pg_catalog.pg_tablespace "
                     "WHERE spcname OPERATOR(pg_catalog.<>) 'pg_global' ORDER BY oid",
                     true, 0) != SPI_OK_SELECT)
         elog(ERROR, "uringprobe_advise: reading pg_tablespace failed");
@@ -60,6 +78,9 @@ int read_tablespaces(TablespaceText** out) {
                      TABLESPACE_VERSION_DIRECTORY);
         t[i].name = spi_copy(name);
         t[i].home = spi_copy(home);
+        const char* options = SPI_getvalue(row, desc, 3);
+        t[i].effective_io_concurrency = option_value(options, "effective_io_concurrency");
+        t[i].maintenance_io_concurrency = option_value(options, "maintenance_io_concurrency");
     }
     SPI_finish();
     *out = t;
@@ -108,7 +129,9 @@ Datum uringprobe_advise(PG_FUNCTION_ARGS) {
                                    "scratch files into a tablespace needs";
             std::vector<uringprobe::TablespaceDirs> dirs;
             for (int i = 0; i < ntablespaces; ++i)
-                dirs.push_back({tablespaces[i].name, tablespaces[i].home});
+                dirs.push_back({tablespaces[i].name, tablespaces[i].home,
+                                tablespaces[i].effective_io_concurrency,
+                                tablespaces[i].maintenance_io_concurrency});
             req.targets = uringprobe::advise_targets(dirs, listed ? listed : "",
                                                      scratch_dirs ? scratch_dirs : "");
             uringprobe::validate(req);

@@ -28,6 +28,7 @@ ServerSettingTexts read_server_settings() {
     t.io_max_concurrency = setting_copy("io_max_concurrency");
     t.io_workers = setting_copy("io_workers");
     t.effective_io_concurrency = setting_copy("effective_io_concurrency");
+    t.maintenance_io_concurrency = setting_copy("maintenance_io_concurrency");
     // (integers as the server holds them: blocks, no unit)
     t.shared_buffers = setting_copy("shared_buffers");
     t.io_combine_limit = setting_copy("io_combine_limit");
@@ -50,6 +51,8 @@ ServerFacts server_facts(const ServerSettingTexts& t) {
     s.io_max_concurrency = to_int(t.io_max_concurrency, d.io_max_concurrency);
     s.io_workers = to_int(t.io_workers, d.io_workers);
     s.effective_io_concurrency = to_int(t.effective_io_concurrency, d.effective_io_concurrency);
+    s.maintenance_io_concurrency =
+        to_int(t.maintenance_io_concurrency, d.maintenance_io_concurrency);
     s.shared_buffers = to_int(t.shared_buffers, d.shared_buffers);
     s.io_combine_limit = to_int(t.io_combine_limit, d.io_combine_limit);
     s.max_files_per_process = to_int(t.max_files_per_process, d.max_files_per_process);

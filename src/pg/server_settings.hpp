@@ -20,6 +20,7 @@ struct ServerSettingTexts {
     const char* io_max_concurrency;
     const char* io_workers;
     const char* effective_io_concurrency;
+    const char* maintenance_io_concurrency;
     const char* shared_buffers;
     const char* io_combine_limit;
     const char* max_files_per_process;

@@ -99,6 +99,23 @@ ExtendSummary extension(RunSummary ratio) {
     return s;
 }
 
+// Cold reads on tablespace "slow" of filesystem `fs` (170 MB/s sync):
+// io_uring's MB/s over worker's per round `gain` (median, lo, hi).
+ReadsSummary cold_reads(double median, double lo, double hi, int rounds = 5,
+                        const char* fs = "xfs") {
+    ReadsSummary r;
+    r.tablespace = "slow";
+    r.fs = fs;
+    r.dir = "/slow/pgsql_tmp";
+    r.rounds = rounds;
+    r.sync_mbps = runs(170, 160, 180, rounds);
+    r.workers_mbps = runs(270, 260, 280, rounds);
+    r.uring_mbps = runs(270 * median, 270 * lo, 270 * hi, rounds);
+    r.uring_over_workers = runs(median, lo, hi, rounds);
+    r.uring_over_sync = runs(median * 1.6, lo * 1.6, hi * 1.6, rounds);
+    return r;
+}
+
 bool starts_with(const std::string& s, const std::string& prefix) {
     return s.rfind(prefix, 0) == 0;
 }
@@ -130,8 +147,12 @@ TEST(AdviseRules, AnExtensionRatioIsJudgedAgainstTheMargin) {
     // posix_fallocate faster than write_zeros: the 5% margin
     EXPECT_EQ(judge_extend_ratio(runs(0.80, 0.70, 0.85)).better, "posix_fallocate");
     EXPECT_TRUE(judge_extend_ratio(runs(0.80, 0.70, 0.85)).decisive);
-    EXPECT_EQ(judge_extend_ratio(runs(0.90, 0.85, 0.97)).better, "posix_fallocate");
+    // a lean towards posix_fallocate not shown beyond the margin: no change
+    EXPECT_EQ(judge_extend_ratio(runs(0.90, 0.85, 0.97)).better, "");
     EXPECT_FALSE(judge_extend_ratio(runs(0.90, 0.85, 0.97)).decisive);
+    // the margin each kept change fell short of
+    EXPECT_EQ(judge_extend_ratio(runs(1.46, 1.42, 1.54)).margin, kZerosMargin);
+    EXPECT_EQ(judge_extend_ratio(runs(0.90, 0.85, 0.97)).margin, kExtendMargin);
     // an interval that includes 1: no change, not sure of anything
     EXPECT_EQ(judge_extend_ratio(runs(1.18, 0.98, 1.55)).better, "");
     EXPECT_FALSE(judge_extend_ratio(runs(1.18, 0.98, 1.55)).decisive);
@@ -157,7 +178,12 @@ TEST(AdviseRules, IoMethodWhereRingSetupIsRefused) {
     c.ring_ok = false;
     c.ring_err = EPERM;
     const AdviceRow r = io_method_advice(c, not_measured("this process cannot create a ring"));
-    EXPECT_EQ(r.advice, "io_method = worker");
+    EXPECT_EQ(r.advice, "keep io_method = worker");
+    EXPECT_EQ(r.action, "keep");
+    EXPECT_EQ(r.value, "worker");
+    EXPECT_EQ(r.scope, "server");
+    EXPECT_EQ(r.decided_by.by, "io_uring_setup");
+    EXPECT_FALSE(r.decided_by.has_ratio);
     EXPECT_EQ(r.confidence, "high");
     EXPECT_TRUE(starts_with(
         r.evidence, "io_uring_setup fails in this process: EPERM (Operation not permitted): "))
@@ -170,7 +196,12 @@ TEST(AdviseRules, IoMethodWhereRingSetupIsRefused) {
     c.server.io_method.clear();
     const AdviceRow old = io_method_advice(c, not_measured("this process cannot create a ring"));
     EXPECT_EQ(old.advice, "on PostgreSQL 18: io_method = worker");
-    EXPECT_EQ(old.current, "none (PostgreSQL 15.20: no asynchronous I/O)");
+    EXPECT_EQ(old.action, "set");
+    EXPECT_EQ(old.current, "");
+    EXPECT_EQ(old.needs_version, 180000);
+    c.server.version_num = 180006;
+    c.server.io_method = "io_uring"; // (a server whose rings began to fail)
+    EXPECT_EQ(io_method_advice(c, not_measured("x")).action, "set");
 }
 
 TEST(AdviseRules, IoMethodWhereTheServerWouldNotStart) {
@@ -179,7 +210,8 @@ TEST(AdviseRules, IoMethodWhereTheServerWouldNotStart) {
     c.plan = plan_pg18_rings(c.server.settings, caps(true), c.limits);
     ASSERT_TRUE(c.plan.emfile);
     AdviceRow r = io_method_advice(c, fork_cost());
-    EXPECT_EQ(r.advice, "io_method = worker until ulimit -n is at least 1982");
+    EXPECT_EQ(r.advice, "keep io_method = worker until ulimit -n is at least 1982");
+    EXPECT_EQ(r.decided_by.by, "ring limits");
     EXPECT_EQ(r.confidence, "high");
     EXPECT_TRUE(
         starts_with(r.evidence, "the server will not start with io_method=io_uring: EMFILE"))
@@ -190,20 +222,31 @@ TEST(AdviseRules, IoMethodWhereTheServerWouldNotStart) {
     c.plan = plan_pg18_rings(c.server.settings, caps(true), c.limits);
     ASSERT_TRUE(c.plan.enomem);
     r = io_method_advice(c, fork_cost());
-    EXPECT_EQ(r.advice,
-              "io_method = worker until ulimit -n is at least 1982 and ulimit -l is at least 7856");
+    EXPECT_EQ(r.advice, "keep io_method = worker until ulimit -n is at least 1982 and ulimit -l "
+                        "is at least 7856");
     c.limits.nofile_soft = 20000;
     c.plan = plan_pg18_rings(c.server.settings, caps(true), c.limits);
     r = io_method_advice(c, fork_cost());
-    EXPECT_EQ(r.advice, "io_method = worker until ulimit -l is at least 7856");
+    EXPECT_EQ(r.advice, "keep io_method = worker until ulimit -l is at least 7856");
 }
 
+// Worker kept: no read gain measured, and io_uring's rings would cost every
+// connection beyond the line; that cost decided it, with its ratio.
 TEST(AdviseRules, IoMethodWhenSeparateMappingsCostMoreThanTheLine) {
     const AdviceRow r = io_method_advice(context(), fork_cost());
     EXPECT_EQ(r.current, "worker");
-    EXPECT_EQ(r.advice,
-              "io_method = worker (or io_uring with the rings in one region: see ring layout)");
+    EXPECT_EQ(
+        r.advice,
+        "keep io_method = worker (or io_uring with the rings in one region: see ring layout)");
+    EXPECT_EQ(r.action, "keep");
+    EXPECT_EQ(r.value, "worker");
     EXPECT_EQ(r.confidence, "high");
+    EXPECT_EQ(r.decided_by.by, "fork cost");
+    EXPECT_TRUE(r.decided_by.has_ratio);
+    EXPECT_DOUBLE_EQ(r.decided_by.ratio, 2.8);
+    EXPECT_DOUBLE_EQ(r.decided_by.lo, 2.6);
+    EXPECT_DOUBLE_EQ(r.decided_by.margin, kForkCostShare);
+    EXPECT_EQ(r.not_measured, "cold reads not measured");
     EXPECT_EQ(r.cost, "+1800 us (1600-2000 us, 5 runs) per connection, 180% of a bare fork "
                       "(separate mappings per ring)");
     EXPECT_TRUE(starts_with(r.evidence,
@@ -213,18 +256,26 @@ TEST(AdviseRules, IoMethodWhenSeparateMappingsCostMoreThanTheLine) {
     // a kernel without NO_MMAP has no one region to point to
     AdviseContext c = context();
     c.no_mmap_accepted = false;
-    EXPECT_EQ(io_method_advice(c, fork_cost()).advice, "io_method = worker");
+    EXPECT_EQ(io_method_advice(c, fork_cost()).advice, "keep io_method = worker");
 }
 
-TEST(AdviseRules, IoMethodWhenOneRegionIsAcceptable) {
-    const AdviseContext c = context(true);
+// Rings that cost little are no reason to change by themselves: without a
+// read gain shown, worker is kept, and says the reads were not measured;
+// a server on io_uring keeps it, no surer than medium.
+TEST(AdviseRules, IoMethodWithCheapRingsAndNoReadsKeepsTheCurrentValue) {
+    AdviseContext c = context(true);
     ASSERT_TRUE(c.plan.one_region);
     AdviceRow r = io_method_advice(c, fork_cost());
-    EXPECT_EQ(r.advice, "io_method = io_uring");
-    EXPECT_EQ(r.confidence, "high");
+    EXPECT_EQ(r.advice, "keep io_method = worker");
+    EXPECT_EQ(r.confidence, "low");
+    EXPECT_EQ(r.not_measured, "cold reads not measured");
     EXPECT_EQ(r.cost, "+50 us (20-90 us, 5 runs) per connection, 5% of a bare fork (one region)");
-    // fewer rounds, or scaled from fewer rings: less sure
-    EXPECT_EQ(io_method_advice(c, fork_cost(3)).confidence, "medium");
+    c.server.io_method = "io_uring";
+    r = io_method_advice(c, fork_cost());
+    EXPECT_EQ(r.advice, "keep io_method = io_uring");
+    EXPECT_EQ(r.confidence, "medium");
+    EXPECT_EQ(r.decided_by.by, "fork cost");
+    EXPECT_EQ(io_method_advice(c, fork_cost(2)).confidence, "low");
     ForkCostSummary scaled = fork_cost();
     scaled.scaled = true;
     scaled.rings = 491;
@@ -235,22 +286,32 @@ TEST(AdviseRules, IoMethodWhenOneRegionIsAcceptable) {
                               "process allows 491)"),
               std::string::npos)
         << r.evidence;
-    EXPECT_EQ(io_method_advice(c, fork_cost(2)).confidence, "low");
 }
 
-// The line itself: one region measured at 27% (20-35%) of a bare fork is
-// worker, and not sure of it; at 24% io_uring, equally unsure.
-TEST(AdviseRules, IoMethodNearTheLineFollowsTheMedianAndIsNotSure) {
-    const AdviseContext c = context(true);
+// At the line: a server on io_uring leaves it only where the rings' cost
+// is shown beyond the line, the whole interval above it. One region at
+// 27% (20-35%) of a bare fork keeps io_uring (low: no reads measured, the
+// cost leaning the other way); at 30% (25.01-40%) worker, sure; at exactly
+// the line's lower edge (25-40%) still kept.
+TEST(AdviseRules, IoMethodOnIoUringLeavesItOnlyForACostShownBeyondTheLine) {
+    AdviseContext c = context(true);
+    c.server.io_method = "io_uring";
     ForkCostSummary f = fork_cost();
     f.region = layout(0.27, 0.20, 0.35);
     AdviceRow r = io_method_advice(c, f);
-    EXPECT_EQ(r.advice, "io_method = worker");
-    EXPECT_EQ(r.confidence, "medium");
-    f.region = layout(0.24, 0.20, 0.35);
+    EXPECT_EQ(r.advice, "keep io_method = io_uring");
+    EXPECT_EQ(r.confidence, "low");
+    f.region = layout(0.30, 0.2501, 0.40);
     r = io_method_advice(c, f);
-    EXPECT_EQ(r.advice, "io_method = io_uring");
-    EXPECT_EQ(r.confidence, "medium");
+    EXPECT_EQ(r.advice, "io_method = worker");
+    EXPECT_EQ(r.action, "set");
+    EXPECT_EQ(r.confidence, "high");
+    EXPECT_EQ(r.decided_by.by, "fork cost");
+    f.region = layout(0.30, 0.25, 0.40);
+    EXPECT_EQ(io_method_advice(c, f).action, "keep");
+    // the same figures on worker: kept as well
+    c.server.io_method = "worker";
+    EXPECT_EQ(io_method_advice(c, f).advice, "keep io_method = worker");
 }
 
 // Nothing measured (a budget with no room): the current value is kept
@@ -260,6 +321,7 @@ TEST(AdviseRules, IoMethodUnmeasuredKeepsTheCurrentValue) {
         io_method_advice(context(true), not_measured("the budget had no room for a round"));
     EXPECT_EQ(r.advice, "keep io_method = worker");
     EXPECT_EQ(r.confidence, "low");
+    EXPECT_EQ(r.decided_by.by, "");
     EXPECT_EQ(r.cost, "not measured: computed, every fork copies 982 ring fds");
     EXPECT_NE(r.evidence.find("fork cost not measured: the budget had no room for a round"),
               std::string::npos);
@@ -274,8 +336,10 @@ TEST(AdviseRules, IoMethodUnmeasuredKeepsTheCurrentValue) {
     EXPECT_EQ(io_method_advice(c, not_measured("x")).advice, "keep io_method = sync");
     c.server.version_num = 150010;
     c.server.version = "15.10";
-    EXPECT_EQ(io_method_advice(c, not_measured("x")).advice,
-              "on PostgreSQL 18: no advice without the fork cost (see evidence)");
+    // before 18: 18's default, nothing having been shown to gain by io_uring
+    r = io_method_advice(c, not_measured("x"));
+    EXPECT_EQ(r.advice, "on PostgreSQL 18: io_method = worker");
+    EXPECT_EQ(r.confidence, "low");
 }
 
 TEST(AdviseRules, IoMethodShortOfDescriptorsSaysTheLimit) {
@@ -283,7 +347,8 @@ TEST(AdviseRules, IoMethodShortOfDescriptorsSaysTheLimit) {
     c.limits.nofile_soft = 1500;
     c.plan = plan_pg18_rings(c.server.settings, caps(true), c.limits);
     ASSERT_TRUE(c.plan.fd_headroom_short);
-    EXPECT_EQ(io_method_advice(c, fork_cost()).advice, "io_method = io_uring with ulimit -n 1982");
+    EXPECT_EQ(io_method_advice(c, fork_cost(), cold_reads(1.77, 1.71, 1.82)).advice,
+              "io_method = io_uring with ulimit -n 1982");
 }
 
 TEST(AdviseRules, IoMethodBeforePostgreSQL18SaysFor18) {
@@ -294,13 +359,23 @@ TEST(AdviseRules, IoMethodBeforePostgreSQL18SaysFor18) {
     const AdviceRow r = io_method_advice(c, fork_cost());
     EXPECT_EQ(r.advice, "on PostgreSQL 18: io_method = worker (or io_uring with the rings in one "
                         "region: see ring layout)");
+    EXPECT_EQ(r.action, "set");
+    EXPECT_EQ(r.value, "worker");
+    EXPECT_EQ(r.current, "");
+    EXPECT_EQ(r.needs_version, 180000);
+    EXPECT_TRUE(starts_with(r.evidence, "PostgreSQL 15.20: no asynchronous I/O; ")) << r.evidence;
 }
 
 // ---- ring layout ----
 
 TEST(AdviseRules, RingLayoutOneRegionIsKept) {
     const AdviceRow r = ring_layout_advice(context(true), fork_cost());
-    EXPECT_EQ(r.current, "one region (io_uring_queue_init_mem, NO_MMAP)");
+    EXPECT_EQ(r.current, "one region");
+    EXPECT_EQ(r.scope, "build");
+    EXPECT_EQ(r.action, "keep");
+    EXPECT_EQ(r.value, "one region");
+    EXPECT_TRUE(starts_with(r.evidence, "one region (io_uring_queue_init_mem, NO_MMAP); "))
+        << r.evidence;
     EXPECT_EQ(r.advice, "keep one region");
     EXPECT_EQ(r.confidence, "high");
     EXPECT_EQ(r.cost, "+50 us (20-90 us, 5 runs) per connection, 5% of a bare fork");
@@ -310,7 +385,11 @@ TEST(AdviseRules, RingLayoutOneRegionIsKept) {
 
 TEST(AdviseRules, RingLayoutSeparateAdvisesOneRegion) {
     AdviceRow r = ring_layout_advice(context(), fork_cost());
-    EXPECT_EQ(r.current, "separate: 3 mappings per ring, 2946 in every process");
+    EXPECT_EQ(r.current, "separate");
+    EXPECT_EQ(r.action, "set");
+    EXPECT_EQ(r.value, "one region");
+    EXPECT_TRUE(starts_with(r.evidence, "separate: 3 mappings per ring, 2946 in every process; "))
+        << r.evidence;
     EXPECT_EQ(r.advice, "one region: build PostgreSQL 18 against liburing 2.7 or later "
                         "(io_uring_queue_init_mem; 2.5 and 2.6 size each ring 64 bytes short); "
                         "this kernel accepts IORING_SETUP_NO_MMAP");
@@ -345,6 +424,8 @@ TEST(AdviseRules, RingLayoutWithoutNoMmapOrIoUring) {
     c.ring_ok = false;
     const AdviceRow r = ring_layout_advice(c, not_measured("this process cannot create a ring"));
     EXPECT_EQ(r.advice, "none: io_uring is not available here");
+    EXPECT_EQ(r.action, "none");
+    EXPECT_EQ(r.value, "");
     EXPECT_EQ(r.confidence, "high");
     EXPECT_EQ(r.cost, "none");
 }
@@ -353,7 +434,18 @@ TEST(AdviseRules, RingLayoutWithoutNoMmapOrIoUring) {
 
 TEST(AdviseRules, FileExtendMethodBeyondTheMarginChanges) {
     AdviceRow r = file_extend_method_advice(context(), "ts", extension(runs(2.70, 2.50, 2.90)));
-    EXPECT_EQ(r.setting, "file_extend_method (ts)");
+    EXPECT_EQ(r.setting, "file_extend_method");
+    EXPECT_EQ(r.scope, "tablespace");
+    EXPECT_EQ(r.scope_name, "ts");
+    EXPECT_EQ(r.action, "set");
+    EXPECT_EQ(r.value, "write_zeros");
+    EXPECT_EQ(r.current, "posix_fallocate");
+    EXPECT_EQ(r.decided_by.by, "extension runs");
+    EXPECT_EQ(r.decided_by.measured_in, "ts");
+    EXPECT_DOUBLE_EQ(r.decided_by.ratio, 2.70);
+    EXPECT_DOUBLE_EQ(r.decided_by.lo, 2.50);
+    EXPECT_DOUBLE_EQ(r.decided_by.hi, 2.90);
+    EXPECT_DOUBLE_EQ(r.decided_by.margin, kZerosMargin);
     EXPECT_EQ(r.advice, "file_extend_method = write_zeros");
     EXPECT_EQ(r.confidence, "high");
     EXPECT_EQ(r.cost,
@@ -375,6 +467,9 @@ TEST(AdviseRules, FileExtendMethodKeepsAnExtensionGainACopyDoesNotShow) {
     EXPECT_EQ(r.advice, "keep file_extend_method = posix_fallocate (write_zeros 1.46x as fast in "
                         "extension runs, interval 1.18-1.54: short of the 2x a change needs, since "
                         "a COPY writes the zeros of new blocks again with their data)");
+    EXPECT_EQ(r.action, "keep");
+    EXPECT_EQ(r.value, "posix_fallocate");
+    EXPECT_DOUBLE_EQ(r.decided_by.margin, kZerosMargin);
     EXPECT_EQ(r.confidence, "medium");
 }
 
@@ -382,6 +477,7 @@ TEST(AdviseRules, FileExtendMethodKeepSaysWhichKeepWithItsRatio) {
     AdviceRow r = file_extend_method_advice(context(), "ts", extension(runs(1.18, 0.98, 1.55)));
     EXPECT_EQ(r.advice, "keep file_extend_method = posix_fallocate (no difference beyond 5% shown: "
                         "1.18, interval 0.98-1.55)");
+    EXPECT_DOUBLE_EQ(r.decided_by.margin, kExtendMargin);
     EXPECT_EQ(r.confidence, "medium");
     r = file_extend_method_advice(context(), "ts", extension(runs(1.02, 0.97, 1.04)));
     EXPECT_EQ(r.advice, "keep file_extend_method = posix_fallocate (the two within 5% of each "
@@ -394,12 +490,23 @@ TEST(AdviseRules, FileExtendMethodFromWriteZerosAndWithoutTheSetting) {
     c.file_extend_method = "write_zeros";
     AdviceRow r = file_extend_method_advice(c, "ts", extension(runs(0.80, 0.70, 0.85)));
     EXPECT_EQ(r.advice, "file_extend_method = posix_fallocate");
+    EXPECT_EQ(r.action, "set");
     EXPECT_EQ(r.cost,
               "190.0 us per extension with write_zeros, against 270.0 with posix_fallocate");
     // 18.0 and 18.1 have no setting: posix_fallocate is fixed
+    // posix_fallocate leaning faster, not beyond the margin: write_zeros kept
+    r = file_extend_method_advice(c, "ts", extension(runs(0.90, 0.85, 0.97)));
+    EXPECT_EQ(r.action, "keep");
+    EXPECT_EQ(r.value, "write_zeros");
+    EXPECT_EQ(r.advice, "keep file_extend_method = write_zeros (no difference beyond 5% shown: "
+                        "0.90, interval 0.85-0.97)");
     c.file_extend_method.clear();
     r = file_extend_method_advice(c, "ts", extension(runs(2.70, 2.50, 2.90)));
-    EXPECT_EQ(r.current, "posix_fallocate (fixed: file_extend_method came with PostgreSQL 18.2)");
+    EXPECT_EQ(r.current, "posix_fallocate");
+    EXPECT_TRUE(starts_with(r.evidence, "posix_fallocate is fixed: file_extend_method came with "
+                                        "PostgreSQL 18.2; "))
+        << r.evidence;
+    EXPECT_EQ(r.needs_version, 180002);
     EXPECT_EQ(r.advice, "file_extend_method = write_zeros (PostgreSQL 18.2 or later)");
     r = file_extend_method_advice(c, "ts", extension(runs(0.80, 0.70, 0.85)));
     EXPECT_EQ(r.advice, "keep file_extend_method = posix_fallocate");
@@ -411,6 +518,7 @@ TEST(AdviseRules, FileExtendMethodUnmeasuredOrBefore16) {
     AdviceRow r = file_extend_method_advice(context(), "ts", none);
     EXPECT_EQ(r.advice, "keep file_extend_method = posix_fallocate");
     EXPECT_EQ(r.confidence, "low");
+    EXPECT_EQ(r.not_measured, "extension runs: mkdir /x/pgsql_tmp: Permission denied");
     EXPECT_EQ(r.evidence, "not measured: mkdir /x/pgsql_tmp: Permission denied");
     EXPECT_EQ(r.cost, "not measured");
     AdviseContext c = context();
@@ -418,11 +526,13 @@ TEST(AdviseRules, FileExtendMethodUnmeasuredOrBefore16) {
     c.server.version = "15.20";
     c.file_extend_method.clear();
     r = file_extend_method_advice(c, "ts", none);
-    EXPECT_EQ(r.current, "none (PostgreSQL 15.20 extends one block per write)");
+    EXPECT_EQ(r.current, "");
+    EXPECT_EQ(r.action, "none");
     EXPECT_EQ(r.advice,
               "none before PostgreSQL 16: relations grow one block per write, never by fallocate");
     EXPECT_EQ(r.confidence, "high");
-    EXPECT_EQ(r.evidence, "not measured: no extension rule to choose");
+    EXPECT_EQ(r.evidence,
+              "PostgreSQL 15.20 extends one block per write: no extension rule to choose");
 }
 
 TEST(AdviseRules, FileExtendMethodEvidenceHasTheAlternationAndSharedFilesystems) {
@@ -446,6 +556,9 @@ TEST(AdviseRules, UlimitN) {
     AdviseContext c = context();
     AdviceRow r = ulimit_n_advice(c);
     EXPECT_EQ(r.current, "20000");
+    EXPECT_EQ(r.scope, "os");
+    EXPECT_EQ(r.action, "keep");
+    EXPECT_EQ(r.value, "20000");
     EXPECT_EQ(r.advice, "keep ulimit -n 20000 (margin 18018)");
     EXPECT_EQ(r.evidence, "io_method=io_uring at max_connections 950 needs 982 ring fds + "
                           "max_files_per_process 1000 = 1982; 12 open in this process now");
@@ -453,6 +566,8 @@ TEST(AdviseRules, UlimitN) {
     c.limits.nofile_soft = 512;
     EXPECT_EQ(ulimit_n_advice(c).advice,
               "ulimit -n 1982 (now short by 1470) before io_method = io_uring");
+    EXPECT_EQ(ulimit_n_advice(c).action, "raise");
+    EXPECT_EQ(ulimit_n_advice(c).value, "1982");
     c.server.io_method = "io_uring";
     EXPECT_EQ(ulimit_n_advice(c).advice, "ulimit -n 1982 (now short by 1470)");
     c.limits.nofile_soft = ~0ULL;
@@ -462,12 +577,14 @@ TEST(AdviseRules, UlimitN) {
 TEST(AdviseRules, UlimitL) {
     AdviseContext c = context();
     AdviceRow r = ulimit_l_advice(c);
-    EXPECT_EQ(r.current, "8192 KiB");
+    EXPECT_EQ(r.current, "8192"); // KiB, as ulimit -l takes it
     EXPECT_EQ(r.advice, "keep ulimit -l 8192 (margin 336 KiB)");
     EXPECT_EQ(r.cost, "7.7 MiB of ring memory");
     c.limits.memlock_soft = 4096 * 1024;
     EXPECT_EQ(ulimit_l_advice(c).advice,
               "ulimit -l 7856 (KiB; now short by 3760) before io_method = io_uring");
+    EXPECT_EQ(ulimit_l_advice(c).action, "raise");
+    EXPECT_EQ(ulimit_l_advice(c).value, "7856");
     c.limits.memlock_soft = ~0ULL;
     EXPECT_EQ(ulimit_l_advice(c).advice, "keep ulimit -l unlimited");
     EXPECT_EQ(ulimit_l_advice(c).current, "unlimited");
@@ -494,12 +611,14 @@ TEST(AdviseRules, UlimitLUnknownClaimsNothing) {
     EXPECT_EQ(r.advice, "ulimit -l 7856 (KiB) if ring memory is charged to it: rings fail here "
                         "with ENOMEM");
     EXPECT_EQ(r.confidence, "low");
+    EXPECT_EQ(r.action, "raise");
+    EXPECT_NE(r.not_measured.find("whether ring memory is charged"), std::string::npos);
     EXPECT_EQ(r.evidence.find("does not charge"), std::string::npos) << r.evidence;
-    EXPECT_EQ(io_method_advice(c, not_measured("x")).advice, "io_method = worker");
+    EXPECT_EQ(io_method_advice(c, not_measured("x")).advice, "keep io_method = worker");
     // found charged (the hard limit allowed a ring): worker until the limit allows them
     c.memlock = MemlockCharge::charged;
     EXPECT_EQ(io_method_advice(c, not_measured("x")).advice,
-              "io_method = worker until ulimit -l is at least 7856");
+              "keep io_method = worker until ulimit -l is at least 7856");
     // the plan's ring memory, estimated where no ring could be made
     IoUringCaps none;
     none.ring_err = ENOMEM;
@@ -530,6 +649,10 @@ TEST(AdviseRules, BudgetSaysWhatMoreTimeWouldBuy) {
     AdviceRow r = budget_advice(b);
     // two more rounds of 1.4 s: 12 + 2.8, rounded up
     EXPECT_EQ(r.advice, "budget => '15 s' for 5 rounds of each");
+    EXPECT_EQ(r.scope, "call");
+    EXPECT_EQ(r.action, "raise");
+    EXPECT_EQ(r.value, "15 s");
+    EXPECT_EQ(r.current, "12 s");
     EXPECT_EQ(r.evidence, "spent 9.5 s of 12 s; fork cost at 982 rings: 3 rounds of 1.30 s; "
                           "extension on xfs (/x): 5 rounds of 0.40 s");
     EXPECT_EQ(r.cost, "9.5 s of this process's time");
@@ -546,27 +669,6 @@ TEST(AdviseRules, BudgetSaysWhatMoreTimeWouldBuy) {
     EXPECT_EQ(budget_advice(b).evidence, "spent 9.5 s of 12 s (lowered from 60.0 s to 0.50 s, half "
                                          "of statement_timeout); nothing could be measured");
 }
-
-namespace {
-
-// Cold reads on tablespace "slow" of filesystem `fs` (170 MB/s sync):
-// io_uring's MB/s over worker's per round `gain` (median, lo, hi).
-ReadsSummary cold_reads(double median, double lo, double hi, int rounds = 5,
-                        const char* fs = "xfs") {
-    ReadsSummary r;
-    r.tablespace = "slow";
-    r.fs = fs;
-    r.dir = "/slow/pgsql_tmp";
-    r.rounds = rounds;
-    r.sync_mbps = runs(170, 160, 180, rounds);
-    r.workers_mbps = runs(270, 260, 280, rounds);
-    r.uring_mbps = runs(270 * median, 270 * lo, 270 * hi, rounds);
-    r.uring_over_workers = runs(median, lo, hi, rounds);
-    r.uring_over_sync = runs(median * 1.6, lo * 1.6, hi * 1.6, rounds);
-    return r;
-}
-
-} // namespace
 
 // The advice reads as deep as the server's read streams may: no more than
 // effective_io_concurrency, nor than the buffers a backend may pin hold
@@ -600,10 +702,19 @@ TEST(AdviseRules, ReadDepthFollowsWhatABackendMayPin) {
 // io_method weighs what cold reads gain under io_uring against what every
 // connection pays for its rings.
 TEST(AdviseRules, IoMethodWeighsColdReadsAgainstConnections) {
-    // A decisive read gain, connections cheap (one region): io_uring, sure.
+    // A read gain shown beyond the margin, connections cheap (one region):
+    // io_uring, sure, decided by the reads' ratio.
     AdviceRow r = io_method_advice(context(true), fork_cost(), cold_reads(1.77, 1.71, 1.82));
     EXPECT_EQ(r.advice, "io_method = io_uring");
+    EXPECT_EQ(r.action, "set");
+    EXPECT_EQ(r.value, "io_uring");
     EXPECT_EQ(r.confidence, "high");
+    EXPECT_EQ(r.decided_by.by, "cold reads");
+    EXPECT_EQ(r.decided_by.measured_in, "slow");
+    EXPECT_EQ(r.decided_by.ratio_of, "io_uring / worker MB/s");
+    EXPECT_DOUBLE_EQ(r.decided_by.ratio, 1.77);
+    EXPECT_DOUBLE_EQ(r.decided_by.margin, kReadGainMargin);
+    EXPECT_EQ(r.not_measured, "");
     EXPECT_EQ(r.cost, "cold reads 1.77x worker's speed under io_uring on tablespace slow; +50 us "
                       "(20-90 us, 5 runs) per connection, 5% of a bare fork (one region)");
     EXPECT_TRUE(starts_with(
@@ -619,70 +730,111 @@ TEST(AdviseRules, IoMethodWeighsColdReadsAgainstConnections) {
               "io_method = io_uring for cold reads; worker where connections come and go often "
               "(see cost)");
     EXPECT_EQ(r.confidence, "medium");
-    // Worker reads faster: worker, whatever the connections cost.
+    // Worker reads faster, shown: worker, whatever the connections cost.
     r = io_method_advice(context(true), fork_cost(), cold_reads(0.6, 0.55, 0.65));
-    EXPECT_EQ(r.advice, "io_method = worker");
+    EXPECT_EQ(r.advice, "keep io_method = worker");
     EXPECT_EQ(r.confidence, "high");
-    // A gain within the margin, or one whose interval holds 1: io_uring
-    // buys the reads nothing, and every connection pays for its rings:
-    // worker, even where the rings cost little (one region: make bench's
-    // churn check found io_uring 1.06x worker's connection time there, the
-    // reads at 1.03x, and the old rule's io_uring contradicted).
-    const std::string by_cost = io_method_advice(context(), fork_cost()).advice;
-    for (const bool one_region : {false, true}) {
-        for (const ReadsSummary& even : {cold_reads(1.03, 1.02, 1.04), cold_reads(1.03, 0.97, 1.08),
-                                         cold_reads(1.3, 0.95, 1.6)}) {
-            r = io_method_advice(context(one_region), fork_cost(), even);
-            EXPECT_EQ(r.advice, "io_method = worker");
-            EXPECT_EQ(r.confidence, "medium");
-            EXPECT_NE(r.evidence.find("within 10% either way: io_uring buys them nothing here, so "
-                                      "the connection cost decides"),
-                      std::string::npos)
-                << r.evidence;
-        }
+    EXPECT_EQ(r.decided_by.by, "cold reads");
+    AdviseContext on_uring = context(true);
+    on_uring.server.io_method = "io_uring";
+    r = io_method_advice(on_uring, fork_cost(), cold_reads(0.6, 0.55, 0.65));
+    EXPECT_EQ(r.advice, "io_method = worker");
+    EXPECT_EQ(r.action, "set");
+    // No gain shown beyond the margin (within it, an interval holding 1,
+    // or a lean short of the margin): the current value is kept, decided
+    // by the reads, sure only where they are within the margin both ways.
+    struct Flat {
+        ReadsSummary reads;
+        const char* confidence;
+        const char* why;
+    };
+    for (const Flat& f :
+         {Flat{cold_reads(1.03, 1.02, 1.04), "high",
+               "within 10% either way: io_uring buys them "
+               "nothing here"},
+          Flat{cold_reads(1.03, 0.97, 1.08), "high", "within 10% either way"},
+          Flat{cold_reads(1.3, 0.95, 1.6), "medium",
+               "no difference in cold reads shown beyond "
+               "10% either way"},
+          Flat{cold_reads(1.2, 1.05, 1.3), "medium", "no difference in cold reads shown"}}) {
+        SCOPED_TRACE(f.reads.uring_over_workers.median);
+        r = io_method_advice(context(true), fork_cost(), f.reads);
+        EXPECT_EQ(r.advice, "keep io_method = worker");
+        EXPECT_EQ(r.confidence, f.confidence);
+        EXPECT_EQ(r.decided_by.by, "cold reads");
+        EXPECT_NE(r.evidence.find(f.why), std::string::npos) << r.evidence;
+        // a server on io_uring keeps it where its rings cost little...
+        r = io_method_advice(on_uring, fork_cost(), f.reads);
+        EXPECT_EQ(r.advice, "keep io_method = io_uring");
+        EXPECT_EQ(r.confidence, f.confidence);
+        // ...and leaves it where they cost beyond the line
+        AdviseContext separate = context();
+        separate.server.io_method = "io_uring";
+        r = io_method_advice(separate, fork_cost(), f.reads);
+        EXPECT_EQ(r.advice,
+                  "io_method = worker (or io_uring with the rings in one region: see ring layout)");
+        EXPECT_EQ(r.decided_by.by, "fork cost");
     }
-    // A gain beyond the margin whose interval is not wholly beyond it, or
-    // from fewer rounds: less sure.
-    EXPECT_EQ(io_method_advice(context(true), fork_cost(), cold_reads(1.2, 1.05, 1.3)).confidence,
-              "medium");
+    // A shown gain from fewer rounds: less sure.
     EXPECT_EQ(
         io_method_advice(context(true), fork_cost(), cold_reads(1.77, 1.71, 1.82, 2)).confidence,
         "low");
-    // Served from memory: no device wait to hide, the connection cost decides.
+    // Served from memory: no device wait to hide; kept, saying so.
     r = io_method_advice(context(), fork_cost(), cold_reads(1.5, 1.4, 1.6, 5, "tmpfs"));
-    EXPECT_EQ(r.advice, by_cost);
+    EXPECT_EQ(
+        r.advice,
+        "keep io_method = worker (or io_uring with the rings in one region: see ring layout)");
     EXPECT_NE(r.evidence.find("reads there are served from memory (tmpfs)"), std::string::npos)
         << r.evidence;
-    // Not measured: why, and the connection cost decides.
+    EXPECT_NE(r.not_measured.find("served from memory"), std::string::npos) << r.not_measured;
+    // Not measured: kept, saying why.
     ReadsSummary none;
     none.not_measured = "the budget had no room for a round";
     r = io_method_advice(context(true), fork_cost(), none);
-    EXPECT_EQ(r.advice, "io_method = io_uring");
+    EXPECT_EQ(r.advice, "keep io_method = worker");
+    EXPECT_EQ(r.confidence, "low");
+    EXPECT_EQ(r.not_measured, "cold reads not measured: the budget had no room for a round");
     EXPECT_TRUE(starts_with(r.evidence,
                             "cold reads not measured: the budget had no room for a round; starts:"))
         << r.evidence;
 }
 
-// Confidence follows the rounds behind a row, whichever branch decides it:
-// reads within the margin (worker, the connection cost deciding) from
-// fewer than 3 rounds of reads or of forks are "low", as the docs say,
-// and "medium" from 3 or more of each.
-TEST(AdviseRules, IoMethodFromFewerThanThreeRoundsIsLow) {
-    for (const bool one_region : {false, true}) {
-        SCOPED_TRACE(one_region);
-        EXPECT_EQ(
-            io_method_advice(context(one_region), fork_cost(), cold_reads(1.03, 0.97, 1.08, 2))
-                .confidence,
-            "low");
-        EXPECT_EQ(
-            io_method_advice(context(one_region), fork_cost(2), cold_reads(1.03, 0.97, 1.08, 5))
-                .confidence,
-            "low");
-        const AdviceRow three =
-            io_method_advice(context(one_region), fork_cost(3), cold_reads(1.03, 0.97, 1.08, 3));
-        EXPECT_EQ(three.advice, "io_method = worker");
-        EXPECT_EQ(three.confidence, "medium");
+// The same server advised twice gives the same decision: figures that
+// differ only within the noise of one decision's interval (a lean short
+// of the margin, then within it) keep the current value both times, on
+// either io_method; only a difference shown beyond the margin changes it.
+TEST(AdviseRules, IoMethodTwiceOnOneServerDecidesTheSame) {
+    for (const char* now : {"worker", "io_uring"}) {
+        SCOPED_TRACE(now);
+        AdviseContext c = context(true);
+        c.server.io_method = now;
+        const std::string first =
+            io_method_advice(c, fork_cost(), cold_reads(1.15, 1.04, 1.25)).value;
+        const std::string second =
+            io_method_advice(c, fork_cost(), cold_reads(1.06, 0.98, 1.12)).value;
+        EXPECT_EQ(first, now);
+        EXPECT_EQ(second, now);
+        // at the margin's edge: an interval reaching exactly 1.10 is not beyond it
+        EXPECT_EQ(io_method_advice(c, fork_cost(), cold_reads(1.2, 1.10, 1.3)).value, now);
+        EXPECT_EQ(io_method_advice(c, fork_cost(), cold_reads(1.2, 1.1001, 1.3)).value, "io_uring");
+        EXPECT_EQ(io_method_advice(c, fork_cost(), cold_reads(0.8, 0.7, 0.90)).value, now);
+        EXPECT_EQ(io_method_advice(c, fork_cost(), cold_reads(0.8, 0.7, 0.8999)).value, "worker");
     }
+}
+
+// Confidence follows the rounds behind a row, whichever branch decides it:
+// reads within the margin from fewer than 3 rounds are "low", as the docs
+// say; on io_uring the forks' rounds count too.
+TEST(AdviseRules, IoMethodFromFewerThanThreeRoundsIsLow) {
+    AdviseContext c = context(true);
+    EXPECT_EQ(io_method_advice(c, fork_cost(), cold_reads(1.03, 0.97, 1.08, 2)).confidence, "low");
+    const AdviceRow three = io_method_advice(c, fork_cost(3), cold_reads(1.03, 0.97, 1.08, 3));
+    EXPECT_EQ(three.advice, "keep io_method = worker");
+    EXPECT_EQ(three.confidence, "medium");
+    c.server.io_method = "io_uring";
+    EXPECT_EQ(io_method_advice(c, fork_cost(2), cold_reads(1.03, 0.97, 1.08, 5)).confidence, "low");
+    EXPECT_EQ(io_method_advice(c, fork_cost(3), cold_reads(1.03, 0.97, 1.08, 3)).confidence,
+              "medium");
 }
 
 // Where no ring could be made (ENOMEM under a small ulimit -l, EPERM under
@@ -762,4 +914,150 @@ TEST(AdviseRules, ReadsWithinTheCapsAndSaySo) {
                   .evidence.find("io_uring (2 in flight, limited: uringprobe.max_read_in_flight 2 "
                                  "allows 2 of the server's 16"),
               std::string::npos);
+}
+
+// ---- effective_io_concurrency, maintenance_io_concurrency ----
+
+namespace {
+
+// A depth curve of 5 rounds on tablespace "slow": MB/s and p99 (us) at
+// depths 1, 2, 4 ... by `mbps` and `p99`, each round within 2% of them.
+DepthCurveSummary depth_curve(const std::vector<double>& mbps, const std::vector<double>& p99) {
+    DepthCurveSummary s;
+    s.tablespace = "slow";
+    s.fs = "xfs";
+    s.rounds = 5;
+    for (size_t i = 0; i < mbps.size(); ++i) {
+        DepthPoint p;
+        p.depth = 1 << i;
+        for (int r = 0; r < 5; ++r) {
+            p.mbps.push_back(mbps[i] * (1 + 0.005 * (r - 2)));
+            p.p99_us.push_back(p99[i] * (1 + 0.005 * (2 - r)));
+        }
+        s.points.push_back(p);
+    }
+    return s;
+}
+
+// At max_connections 100: a backend may pin 94 buffers, no cap below 64.
+AdviseContext roomy() {
+    AdviseContext c = context();
+    c.server.settings.max_connections = 100;
+    return c;
+}
+
+// A 1 ms device that serves about 8 reads at once: 90% of its best from
+// depth 8, its reads queueing beyond.
+DepthCurveSummary eight_deep() {
+    return depth_curve({100, 190, 350, 600, 640, 650, 650, 650},
+                       {1200, 1250, 1300, 1400, 2600, 5000, 9800, 19500});
+}
+
+} // namespace
+
+TEST(AdviseRules, ReadDepthThatSufficesIsTheShallowestAtNinetyPercent) {
+    const DepthJudgement j = judge_depth(eight_deep(), 2, 0);
+    EXPECT_EQ(j.enough, 8);
+    EXPECT_EQ(j.measured_at, 2);
+    EXPECT_NEAR(j.share.median, 190.0 / 650, 0.01);
+    // a setting between the depths measured: the deepest at or below it
+    EXPECT_EQ(judge_depth(eight_deep(), 20, 0).measured_at, 16);
+    // 0 (no read-ahead at all): one read at a time
+    EXPECT_EQ(judge_depth(eight_deep(), 0, 0).measured_at, 1);
+    // what a backend may pin caps the depth, and says so
+    const DepthJudgement pinned = judge_depth(eight_deep(), 64, 4);
+    EXPECT_EQ(pinned.effective, 4);
+    EXPECT_EQ(pinned.measured_at, 4);
+    EXPECT_NE(pinned.capped.find("a backend may pin 4 buffers"), std::string::npos);
+}
+
+TEST(AdviseRules, IoConcurrencyRaisedWhereTheDepthFallsShort) {
+    const AdviceRow r =
+        io_concurrency_advice(roomy(), "effective_io_concurrency", "slow", 2, eight_deep());
+    EXPECT_EQ(r.setting, "effective_io_concurrency");
+    EXPECT_EQ(r.scope, "tablespace");
+    EXPECT_EQ(r.scope_name, "slow");
+    EXPECT_EQ(r.current, "2");
+    EXPECT_EQ(r.action, "raise");
+    EXPECT_EQ(r.value, "8");
+    EXPECT_EQ(r.confidence, "high");
+    EXPECT_EQ(r.decided_by.by, "read depths");
+    EXPECT_EQ(r.decided_by.ratio_of, "MB/s at depth 2 / the best depth's");
+    EXPECT_NEAR(r.decided_by.ratio, 0.29, 0.01);
+    EXPECT_DOUBLE_EQ(r.decided_by.margin, kDepthMargin);
+    EXPECT_TRUE(starts_with(r.advice, "ALTER TABLESPACE slow SET (effective_io_concurrency = 8) "
+                                      "(at depth 2 reads reach 29% of the device's best; depth "
+                                      "8 reaches 90%)"))
+        << r.advice;
+    EXPECT_TRUE(starts_with(r.evidence, "cold random 8 kB reads of 4 MB on tablespace slow (xfs, "
+                                        "direct) by depth, medians of 5 rounds: 1: 100 MB/s p99 "
+                                        "1200 us, 2: 190 MB/s"))
+        << r.evidence;
+    EXPECT_EQ(io_concurrency_advice(roomy(), "maintenance_io_concurrency", "slow", 2, eight_deep())
+                  .advice.rfind("ALTER TABLESPACE slow SET (maintenance_io_concurrency = 8)", 0),
+              0u);
+}
+
+TEST(AdviseRules, IoConcurrencyKeptWhereItSufficesAndLoweredWhereReadsOnlyWait) {
+    // 16: 98% of the best, its reads' p99 1.9x depth 8's: kept
+    AdviceRow r =
+        io_concurrency_advice(roomy(), "effective_io_concurrency", "slow", 16, eight_deep());
+    EXPECT_EQ(r.action, "keep");
+    EXPECT_EQ(r.value, "16");
+    EXPECT_EQ(r.confidence, "high");
+    // 64: reads wait 7x as long as at depth 8 for no more MB/s: lowered
+    r = io_concurrency_advice(roomy(), "effective_io_concurrency", "slow", 64, eight_deep());
+    EXPECT_EQ(r.action, "lower");
+    EXPECT_EQ(r.value, "8");
+    EXPECT_EQ(r.decided_by.ratio_of, "read p99 at depth 64 / at depth 8");
+    EXPECT_DOUBLE_EQ(r.decided_by.margin, kDepthLatencyMargin);
+    // at the margin: a p99 exactly twice depth 8's (the interval's low end
+    // at 2.0) is not beyond it
+    DepthCurveSummary edge = eight_deep();
+    for (double& v : edge.points[4].p99_us)
+        v = 2 * 1400 * (1 + 0.005 * 2);
+    for (size_t k = 0; k < 5; ++k)
+        edge.points[3].p99_us[k] = 1400 * (1 + 0.005 * 2);
+    EXPECT_EQ(io_concurrency_advice(roomy(), "effective_io_concurrency", "slow", 16, edge).action,
+              "keep");
+}
+
+// A shortfall not shown beyond the margin keeps the setting: the same
+// server advised twice decides the same.
+TEST(AdviseRules, IoConcurrencyKeptForAShortfallWithinTheMargin) {
+    // depth 4 at 85% of the best in some rounds, 95% in others
+    DepthCurveSummary s = depth_curve({100, 190, 560, 600, 640, 650, 650, 650},
+                                      {1200, 1250, 1300, 1400, 1500, 1600, 1700, 1800});
+    const double shares[] = {0.80, 0.88, 0.86, 0.95, 0.97};
+    for (int k = 0; k < 5; ++k)
+        s.points[2].mbps[k] = 650 * (1 + 0.005 * (k - 2)) * shares[k];
+    const AdviceRow r = io_concurrency_advice(roomy(), "effective_io_concurrency", "slow", 4, s);
+    EXPECT_EQ(r.action, "keep");
+    EXPECT_EQ(r.confidence, "medium");
+}
+
+// Where the pins a backend may hold, not the setting, cap the depth, the
+// row keeps the setting and says what caps it.
+TEST(AdviseRules, IoConcurrencyCappedByPinsSaysSo) {
+    AdviseContext c = context(); // max_connections 950, shared_buffers 128 MB
+    ASSERT_LT(pg18_read_depth(c.server.settings).pin_limit, 32);
+    const DepthCurveSummary deep = depth_curve({50, 100, 200, 400, 700, 1000, 1050, 1050},
+                                               {1000, 1000, 1000, 1000, 1100, 1200, 1300, 2500});
+    const AdviceRow r = io_concurrency_advice(c, "effective_io_concurrency", "slow", 64, deep);
+    EXPECT_EQ(r.action, "keep");
+    EXPECT_NE(r.advice.find("so a backend reads 16 deep whatever this setting: raise "
+                            "shared_buffers or lower max_connections"),
+              std::string::npos)
+        << r.advice;
+}
+
+TEST(AdviseRules, IoConcurrencyUnmeasuredKeepsAndSaysWhy) {
+    DepthCurveSummary none;
+    none.not_measured = "the budget had no room for a round";
+    const AdviceRow r =
+        io_concurrency_advice(roomy(), "effective_io_concurrency", "slow", 16, none);
+    EXPECT_EQ(r.action, "keep");
+    EXPECT_EQ(r.value, "16");
+    EXPECT_EQ(r.confidence, "low");
+    EXPECT_EQ(r.not_measured, "read depths: the budget had no room for a round");
 }

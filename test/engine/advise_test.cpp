@@ -30,10 +30,11 @@ AdviseRequest pg18_request() {
     return req;
 }
 
+// By setting, and a tablespace's as "setting (tablespace)".
 std::map<std::string, AdviceRow> by_setting(const AdviseResult& r) {
     std::map<std::string, AdviceRow> m;
     for (const auto& row : r.rows)
-        m[row.setting] = row;
+        m[row.setting + (row.scope_name.empty() ? "" : " (" + row.scope_name + ")")] = row;
     return m;
 }
 
@@ -215,7 +216,7 @@ TEST(Advise, ABudgetWithoutRoomMeasuresNothingAndSaysSo) {
     const AdviseResult r = advise(req, [] { return false; });
     ASSERT_TRUE(r.outcome.is_ok());
     auto m = by_setting(r);
-    ASSERT_EQ(r.rows.size(), 7u);
+    ASSERT_EQ(r.rows.size(), 11u);
     EXPECT_EQ(m["file_extend_method (data directory)"].evidence,
               "not measured: the budget had no room for a round");
     EXPECT_EQ(m["file_extend_method (data directory)"].confidence, "low");
@@ -228,7 +229,11 @@ TEST(Advise, ABudgetWithoutRoomMeasuresNothingAndSaysSo) {
     EXPECT_EQ(m["file_extend_method (gone)"].confidence, "low");
     EXPECT_EQ(m["ulimit -n"].confidence, "high");
     EXPECT_EQ(m["budget"].advice.rfind("budget => '", 0), 0u) << m["budget"].advice;
+    EXPECT_EQ(m["file_extend_method (data directory)"].not_measured,
+              "extension runs: the budget had no room for a round");
     for (const auto& row : r.rows) {
+        // every row decided or said what it could not measure
+        EXPECT_TRUE(!row.decided_by.by.empty() || !row.not_measured.empty()) << row.setting;
         if (row.cost.rfind("not measured", 0) == 0) {
             EXPECT_EQ(row.confidence, "low") << row.setting;
         }
@@ -262,10 +267,12 @@ TEST(Advise, PostgreSQL15HasNoExtensionRuleToChoose) {
     req.targets.push_back({"pg_default", dir.path(), ""});
     auto m = by_setting(advise(req, [] { return false; }));
     EXPECT_EQ(m["file_extend_method (pg_default)"].evidence,
-              "not measured: no extension rule to choose");
-    // with no room for a round, no guess either
-    EXPECT_EQ(m["io_method"].advice,
-              "on PostgreSQL 18: no advice without the fork cost (see evidence)");
+              "PostgreSQL 15 extends one block per write: no extension rule to choose");
+    EXPECT_EQ(m["file_extend_method (pg_default)"].action, "none");
+    // with no room for a round: 18's default, low, saying what was not measured
+    EXPECT_EQ(m["io_method"].advice, "on PostgreSQL 18: io_method = worker");
+    EXPECT_EQ(m["io_method"].confidence, "low");
+    EXPECT_NE(m["io_method"].not_measured, "");
 }
 
 // A tablespace's temporary-file directory made where missing takes its

@@ -47,17 +47,19 @@ AdviseContext count_facts(const AdviseRequest& req, const IoUringCaps& caps) {
     return c;
 }
 
-// One extension measurement per filesystem, whatever tablespaces share it;
+// One measurement of kind M per filesystem, whatever tablespaces share it;
 // for each target, its measurement or why it has none.
-struct ExtendPlan {
-    std::vector<std::unique_ptr<ExtendMeasurement>> filesystems;
-    std::vector<ExtendMeasurement*> of_target;
+template <class M> struct PerFilesystem {
+    std::vector<std::unique_ptr<M>> filesystems;
+    std::vector<M*> of_target;
     std::vector<std::string> why_not;
 };
 
-ExtendPlan plan_extension(const AdviseRequest& req, const AdviseContext& c,
-                          const std::function<bool()>& should_stop) {
-    ExtendPlan x;
+// Where `wanted` (a row needs it on this server) and the caller may write,
+// a measurement by make(target, dir, fs, dev) for each filesystem.
+template <class M, class Make>
+PerFilesystem<M> plan_per_filesystem(const AdviseRequest& req, bool wanted, Make make) {
+    PerFilesystem<M> x;
     x.of_target.assign(req.targets.size(), nullptr);
     x.why_not.resize(req.targets.size());
     for (size_t i = 0; i < req.targets.size(); ++i) {
@@ -66,7 +68,7 @@ ExtendPlan plan_extension(const AdviseRequest& req, const AdviseContext& c,
             x.why_not[i] = t.unavailable;
             continue;
         }
-        if (!c.extends_by_rule())
+        if (!wanted)
             continue;
         if (!req.cannot_write.empty()) {
             x.why_not[i] = req.cannot_write;
@@ -80,13 +82,46 @@ ExtendPlan plan_extension(const AdviseRequest& req, const AdviseContext& c,
             if (f->dev() == dev)
                 x.of_target[i] = f.get();
         if (!x.of_target[i]) {
-            x.filesystems.push_back(std::make_unique<ExtendMeasurement>(
-                c, dir, filesystem_type(dir), dev, req.caps, should_stop));
+            x.filesystems.push_back(make(t, dir, filesystem_type(dir), dev));
             x.of_target[i] = x.filesystems.back().get();
         }
-        x.of_target[i]->add_tablespace();
     }
     return x;
+}
+
+PerFilesystem<ExtendMeasurement> plan_extension(const AdviseRequest& req, const AdviseContext& c,
+                                                const std::function<bool()>& should_stop) {
+    auto x = plan_per_filesystem<ExtendMeasurement>(
+        req, c.extends_by_rule(),
+        [&](const AdviseTarget&, const std::string& dir, const std::string& fs, dev_t dev) {
+            return std::make_unique<ExtendMeasurement>(c, dir, fs, dev, req.caps, should_stop);
+        });
+    for (ExtendMeasurement* m : x.of_target)
+        if (m)
+            m->add_tablespace();
+    return x;
+}
+
+// The read depths of each filesystem a tablespace is on (its first
+// tablespace names it).
+PerFilesystem<DepthCurveMeasurement> plan_depths(const AdviseRequest& req,
+                                                 const std::function<bool()>& should_stop) {
+    return plan_per_filesystem<DepthCurveMeasurement>(
+        req, true,
+        [&](const AdviseTarget& t, const std::string& dir, const std::string& fs, dev_t dev) {
+            return std::make_unique<DepthCurveMeasurement>(t.tablespace, dir, fs, dev, req.caps,
+                                                           should_stop);
+        });
+}
+
+// A target's summary from its plan: the measurement's, or why there is none.
+template <class Summary, class M> Summary summary_of(const PerFilesystem<M>& x, size_t i) {
+    Summary s;
+    if (M* m = x.of_target[i])
+        s = m->summary();
+    if (!x.why_not[i].empty())
+        s.not_measured = x.why_not[i];
+    return s;
 }
 
 // Cold reads on PostgreSQL 18, one measurement per filesystem (its first
@@ -239,11 +274,14 @@ AdviseResult advise(const AdviseRequest& req, const std::function<bool()>& shoul
         fork = std::make_unique<ForkCostMeasurement>(c, caps, req.caps, should_stop);
         order.push_back(&fork->measurement());
     }
-    ExtendPlan extension = plan_extension(req, c, should_stop);
+    auto extension = plan_extension(req, c, should_stop);
     for (auto& f : extension.filesystems)
         order.push_back(&f->measurement());
     ReadsPlan reads = plan_reads(req, c, should_stop);
     for (auto& f : reads.filesystems)
+        order.push_back(&f->measurement());
+    auto depths = plan_depths(req, should_stop);
+    for (auto& f : depths.filesystems)
         order.push_back(&f->measurement());
 
     if (!run_within_budget(order, req.budget_seconds, elapsed, should_stop)) {
@@ -259,13 +297,23 @@ AdviseResult advise(const AdviseRequest& req, const std::function<bool()>& shoul
         fork_cost.not_measured = "this process cannot create a ring";
     res.rows.push_back(io_method_advice(c, fork_cost, slowest_reads(reads)));
     res.rows.push_back(ring_layout_advice(c, fork_cost));
+    for (size_t i = 0; i < req.targets.size(); ++i)
+        res.rows.push_back(file_extend_method_advice(c, req.targets[i].tablespace,
+                                                     summary_of<ExtendSummary>(extension, i)));
     for (size_t i = 0; i < req.targets.size(); ++i) {
-        ExtendSummary s;
-        if (ExtendMeasurement* m = extension.of_target[i])
-            s = m->summary();
-        if (!extension.why_not[i].empty())
-            s.not_measured = extension.why_not[i];
-        res.rows.push_back(file_extend_method_advice(c, req.targets[i].tablespace, s));
+        const AdviseTarget& t = req.targets[i];
+        const DepthCurveSummary s = summary_of<DepthCurveSummary>(depths, i);
+        const Pg18Settings& set = req.server.settings;
+        res.rows.push_back(io_concurrency_advice(c, "effective_io_concurrency", t.tablespace,
+                                                 t.effective_io_concurrency >= 0
+                                                     ? t.effective_io_concurrency
+                                                     : set.effective_io_concurrency,
+                                                 s));
+        res.rows.push_back(io_concurrency_advice(c, "maintenance_io_concurrency", t.tablespace,
+                                                 t.maintenance_io_concurrency >= 0
+                                                     ? t.maintenance_io_concurrency
+                                                     : set.maintenance_io_concurrency,
+                                                 s));
     }
     res.rows.push_back(ulimit_n_advice(c));
     res.rows.push_back(ulimit_l_advice(c));
@@ -275,17 +323,46 @@ AdviseResult advise(const AdviseRequest& req, const std::function<bool()>& shoul
 }
 
 std::vector<Column> advise_columns() {
-    return {text_column("topic"),  text_column("setting"),    text_column("current"),
-            text_column("advice"), text_column("confidence"), text_column("evidence"),
-            text_column("cost")};
+    return {text_column("topic"),        text_column("setting"),
+            text_column("scope"),        text_column("scope_name"),
+            text_column("action"),       text_column("value"),
+            text_column("current"),      bigint_column("needs_version"),
+            text_column("confidence"),   text_column("decided_by"),
+            text_column("measured_in"),  text_column("ratio_of"),
+            real_column("ratio"),        real_column("ratio_lo"),
+            real_column("ratio_hi"),     real_column("margin"),
+            text_column("not_measured"), text_column("advice"),
+            text_column("evidence"),     text_column("cost")};
 }
 
 Table advise_table(const AdviseResult& r) {
     Table t{advise_columns(), {}};
-    for (const auto& row : r.rows)
-        t.add({Value::text(row.topic), Value::text(row.setting), Value::text(row.current),
-               Value::text(row.advice), Value::text(row.confidence), Value::text(row.evidence),
+    auto real_or_null = [](const Decision& d, double v) {
+        return d.has_ratio ? Value::real(v) : Value::null();
+    };
+    for (const auto& row : r.rows) {
+        const Decision& d = row.decided_by;
+        t.add({Value::text(row.topic),
+               Value::text(row.setting),
+               Value::text(row.scope),
+               Value::text(row.scope_name),
+               Value::text(row.action),
+               Value::text(row.value),
+               Value::text(row.current),
+               row.needs_version ? Value::integer(row.needs_version) : Value::null(),
+               Value::text(row.confidence),
+               Value::text(d.by),
+               Value::text(d.measured_in),
+               Value::text(d.ratio_of),
+               real_or_null(d, d.ratio),
+               real_or_null(d, d.lo),
+               real_or_null(d, d.hi),
+               real_or_null(d, d.margin),
+               Value::text(row.not_measured),
+               Value::text(row.advice),
+               Value::text(row.evidence),
                Value::text(row.cost)});
+    }
     return t;
 }
 

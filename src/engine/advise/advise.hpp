@@ -42,6 +42,10 @@ struct AdviseTarget {
     std::string dir;          // the directory scratch files go into
     std::string unavailable;  // why it cannot be measured ("": it can)
     bool make_missing = true; // create dir if it is missing
+    // Its own effective_io_concurrency and maintenance_io_concurrency
+    // (ALTER TABLESPACE ... SET), -1 where it takes the server's.
+    int effective_io_concurrency = -1;
+    int maintenance_io_concurrency = -1;
 };
 
 struct AdviseRequest {
@@ -67,12 +71,38 @@ struct AdviseRequest {
     std::string cannot_write;
 };
 
+// What a row was decided on: a ratio of medians of one measurement, its
+// 95% interval, and the margin a change had to clear (the whole interval
+// beyond 1 + margin, or below 1 - margin). A row decided from counted facts
+// (limits, what the kernel refused) names them and has no ratio.
+struct Decision {
+    // cold reads, fork cost, extension runs; counted: io_uring_setup,
+    // ring limits, limits, budget; "" where nothing decided (not measured)
+    std::string by;
+    std::string measured_in; // the tablespace measured, "" where not one
+    std::string ratio_of;    // what the ratio divides: "io_uring / worker MB/s"
+    bool has_ratio = false;
+    double ratio = 0, lo = 0, hi = 0; // median and its 95% interval
+    double margin = 0;
+};
+
+// One setting's advice as data (the columns), and the prose that explains
+// it (advice, evidence, cost).
 struct AdviceRow {
-    std::string topic;
-    std::string setting;
+    std::string topic;      // io_method, file_extend_method, limits, budget
+    std::string setting;    // io_method, ring layout, file_extend_method, ulimit -n, ...
+    std::string scope;      // server, tablespace, build, os, call
+    std::string scope_name; // the tablespace's name; "" for the other scopes
+    std::string action;     // set, keep, raise, lower, none
+    std::string value;      // the value to set or keep; "" with none
+    // The value now; "" where the server has no such setting (before
+    // PostgreSQL 18: the ring layout its build would have here).
     std::string current;
-    std::string advice;
+    int needs_version = 0;  // the server_version_num the value needs, 0: this server's
     std::string confidence; // high, medium, low
+    Decision decided_by;
+    std::string not_measured; // what could not be measured; "" when nothing
+    std::string advice;
     std::string evidence;
     std::string cost;
 };

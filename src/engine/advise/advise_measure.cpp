@@ -4,7 +4,9 @@
 
 #include "advise/advise_wording.hpp"
 #include "contract/error.hpp"
+#include "contract/stop_poll.hpp"
 #include "experiments/rings_experiment.hpp"
+#include "io/scratch_file.hpp"
 #include "os/fd.hpp"
 
 #include <algorithm>
@@ -416,6 +418,119 @@ ReadsSummary ReadsMeasurement::summary() const {
     s.uring_mbps = summarize_runs(uring_);
     s.uring_over_workers = summarize_runs(uring_over_workers_);
     s.uring_over_sync = summarize_runs(uring_over_sync_);
+    return s;
+}
+
+// The depth curve's file: written once, read cold at every depth.
+struct DepthCurveMeasurement::File {
+    ScratchDir dir;
+    ScratchFile file;
+    std::string path;
+    File(const std::string& d, long long bytes, const std::function<bool()>& should_stop)
+        : dir(d, {d}), file(dir), path(dir.path() + "/" + file.name()) {
+        StopPoll stop(should_stop);
+        write_scratch(file.fd(), bytes, stop);
+    }
+};
+
+DepthCurveMeasurement::DepthCurveMeasurement(std::string tablespace, std::string dir,
+                                             std::string fs, dev_t dev, const Caps& limits,
+                                             const std::function<bool()>& should_stop)
+    : should_stop_(should_stop), tablespace_(std::move(tablespace)), dir_(std::move(dir)),
+      fs_(std::move(fs)), dev_(dev), limits_(limits),
+      mb_(static_cast<int>(std::min<long long>(kDepthCurveMb, cap_value(limits, kMaxScratchMb)))) {
+    // as deep as uringprobe_reads() may go here
+    const int block_kb = 8;
+    const long long deepest =
+        std::min({static_cast<long long>(kDeepestRead), cap_value(limits_, kMaxReadInFlight),
+                  (cap_value(limits_, kMaxMemoryMb) << 10) / block_kb});
+    for (int d = 1; d <= deepest; d *= 2)
+        points_.push_back({d, {}, {}});
+    if (deepest < kDeepestRead)
+        capped_ = (cap_value(limits_, kMaxReadInFlight) == deepest
+                       ? std::string(kMaxReadInFlight.name) + " " + std::to_string(deepest)
+                       : std::string(kMaxMemoryMb.name) + " " +
+                             std::to_string(cap_value(limits_, kMaxMemoryMb)) + " MB") +
+                  " allows " + std::to_string(points_.back().depth) + " of " +
+                  std::to_string(kDeepestRead);
+    m_.name = "read depths on " + fs_ + " (" + dir_ + ")";
+    // the file written, then read at each depth: a slow device is found
+    // out by the first round's time
+    m_.first_estimate = 2 * mb_ * kExtendSecondsPerMb + 0.1;
+    m_.round = [this](int round_no) { return round(round_no); };
+    m_.spread = [this] {
+        // the spread of the best depth's MB/s
+        double worst = 0;
+        for (const DepthPoint& p : points_)
+            if (p.mbps.size() >= 2)
+                worst = std::max(worst, summarize_runs(p.mbps).spread_pct);
+        return points_.empty() || points_[0].mbps.size() < 2 ? 100.0 : worst;
+    };
+}
+
+DepthCurveMeasurement::~DepthCurveMeasurement() = default;
+
+bool DepthCurveMeasurement::read_at(int depth, int round_no, double* mbps, double* p99_us) {
+    ReadsParams p;
+    p.method = ReadMethod::io_uring;
+    p.pattern = ReadPattern::random;
+    p.block_kb = 8;
+    p.in_flight = depth;
+    p.cache = CacheState::cold;
+    p.direct = direct_;
+    p.seed = round_no + 1;
+    p.files = {file_->path};
+    p.source = "the depth curve's file";
+    validate(p, limits_); // as uringprobe_reads() would be
+    const ReadsResult r = run_reads(p, {dir_}, should_stop_);
+    if (r.outcome.is_stopped())
+        return false;
+    if (r.outcome.is_unsupported() && direct_) {
+        // a filesystem that refuses O_DIRECT (tmpfs before 6.6): buffered
+        direct_ = false;
+        return read_at(depth, round_no, mbps, p99_us);
+    }
+    if (!r.outcome.is_ok() || r.seconds <= 0)
+        throw NotMeasurable("reads at depth " + std::to_string(depth) + ": " + r.outcome.status());
+    *mbps = static_cast<double>(r.bytes) / 1e6 / r.seconds;
+    *p99_us = static_cast<double>(r.latency.percentile(0.99)) / 1000.0;
+    return true;
+}
+
+bool DepthCurveMeasurement::round(int round_no) {
+    if (!file_)
+        file_ = std::make_unique<File>(dir_, static_cast<long long>(mb_) * 1000000, should_stop_);
+    if (should_stop_())
+        return false;
+    std::vector<double> mbps(points_.size()), p99(points_.size());
+    for (size_t k = 0; k < points_.size(); ++k) {
+        // Rotate the order, so that no depth always follows another.
+        const size_t i = (k + static_cast<size_t>(round_no)) % points_.size();
+        if (!read_at(points_[i].depth, round_no, &mbps[i], &p99[i]))
+            return false;
+    }
+    for (size_t i = 0; i < points_.size(); ++i) {
+        points_[i].mbps.push_back(mbps[i]);
+        points_[i].p99_us.push_back(p99[i]);
+    }
+    return true;
+}
+
+DepthCurveSummary DepthCurveMeasurement::summary() const {
+    DepthCurveSummary s;
+    s.tablespace = tablespace_;
+    s.fs = fs_;
+    s.dir = dir_;
+    s.rounds = m_.rounds;
+    s.failed = m_.failed;
+    s.mb = mb_;
+    s.direct = direct_;
+    s.capped = capped_;
+    if (m_.rounds == 0) {
+        s.not_measured = !m_.failed.empty() ? m_.failed : "the budget had no room for a round";
+        return s;
+    }
+    s.points = points_;
     return s;
 }
 

@@ -15,6 +15,7 @@
 #include "advise/advise_summaries.hpp"
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <sys/types.h>
 #include <vector>
@@ -139,6 +140,44 @@ private:
     std::string capped_; // which cap kept in_flight below depth_
     std::vector<double> sync_, workers_mbps_, uring_;
     std::vector<double> uring_over_workers_, uring_over_sync_;
+    Measurement m_;
+};
+
+// The depth curve reads a file of this many MB (or uringprobe.max_scratch_mb)
+// at depths 1, 2, 4 ... up to kDeepestRead (or uringprobe.max_read_in_flight).
+constexpr int kDepthCurveMb = 4;
+constexpr int kDeepestRead = 128;
+
+class DepthCurveMeasurement {
+public:
+    // In `dir` (resolved, on filesystem `fs`), for `tablespace`, within
+    // `limits`. The file is written at the first round and removed with
+    // this object.
+    DepthCurveMeasurement(std::string tablespace, std::string dir, std::string fs, dev_t dev,
+                          const Caps& limits, const std::function<bool()>& should_stop);
+    DepthCurveMeasurement(const DepthCurveMeasurement&) = delete;
+    DepthCurveMeasurement& operator=(const DepthCurveMeasurement&) = delete;
+    ~DepthCurveMeasurement();
+
+    Measurement& measurement() { return m_; }
+    dev_t dev() const { return dev_; }
+    DepthCurveSummary summary() const;
+
+private:
+    bool round(int round);
+    // One cold read of the file at `depth`: false when stopped.
+    bool read_at(int depth, int round, double* mbps, double* p99_us);
+
+    const std::function<bool()>& should_stop_;
+    std::string tablespace_, dir_, fs_;
+    dev_t dev_;
+    Caps limits_;
+    int mb_;
+    bool direct_ = true;
+    std::string capped_;
+    std::vector<DepthPoint> points_;
+    struct File; // the scratch file, once written
+    std::unique_ptr<File> file_;
     Measurement m_;
 };
 

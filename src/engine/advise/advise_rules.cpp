@@ -20,39 +20,118 @@ std::string on18(const AdviseContext& c) {
     return c.pg18() ? "" : "on PostgreSQL 18: ";
 }
 
-AdviceRow row(std::string topic, std::string setting, std::string current, std::string advice,
-              std::string confidence, std::string evidence, std::string cost) {
-    return {std::move(topic),      std::move(setting),  std::move(current), std::move(advice),
-            std::move(confidence), std::move(evidence), std::move(cost)};
+AdviceRow row(std::string topic, std::string setting, std::string scope, std::string current) {
+    AdviceRow r;
+    r.topic = std::move(topic);
+    r.setting = std::move(setting);
+    r.scope = std::move(scope);
+    r.current = std::move(current);
+    return r;
+}
+
+// What a row decided, and the prose that says it.
+void decide(AdviceRow& r, std::string action, std::string value, std::string advice,
+            std::string confidence) {
+    r.action = std::move(action);
+    r.value = std::move(value);
+    r.advice = std::move(advice);
+    r.confidence = std::move(confidence);
+}
+
+// "set" where `value` differs from the row's current value, else "keep".
+std::string set_or_keep(const AdviceRow& r, const std::string& value) {
+    return value == r.current ? "keep" : "set";
+}
+
+// The less sure of two confidences.
+std::string least_sure(const std::string& a, const std::string& b) {
+    for (const char* level : {"low", "medium"})
+        if (a == level || b == level)
+            return level;
+    return a;
+}
+
+Decision counted(std::string by) {
+    Decision d;
+    d.by = std::move(by);
+    return d;
+}
+
+Decision measured(std::string by, std::string measured_in, std::string ratio_of,
+                  const RunSummary& ratio, double margin) {
+    Decision d;
+    d.by = std::move(by);
+    d.measured_in = std::move(measured_in);
+    d.ratio_of = std::move(ratio_of);
+    d.has_ratio = true;
+    d.ratio = ratio.median;
+    d.lo = ratio.lo;
+    d.hi = ratio.hi;
+    d.margin = margin;
+    return d;
+}
+
+// A layout's fork + exit over a bare one's (1 + its share), against the
+// line a connection's cost is held to.
+Decision fork_decision(const LayoutFigures& f) {
+    const RunSummary& s = f.share;
+    RunSummary over = s;
+    over.median = 1 + s.median;
+    over.lo = 1 + s.lo;
+    over.hi = 1 + s.hi;
+    return measured("fork cost", "", "fork + exit with the rings / a bare fork", over,
+                    kForkCostShare);
+}
+
+// A server before 18: its io_method row is a claim for 18.
+AdviceRow io_method_row(const AdviseContext& c) {
+    AdviceRow r = row("io_method", "io_method", "server", c.pg18() ? c.server.io_method : "");
+    if (!c.pg18())
+        r.needs_version = 180000;
+    return r;
+}
+
+// io_method = worker, "set" or "keep" (before 18: set, for 18).
+void advise_worker(const AdviseContext& c, AdviceRow& r, const std::string& advice_tail,
+                   const std::string& confidence) {
+    const std::string action = c.pg18() ? set_or_keep(r, "worker") : "set";
+    decide(r, action, "worker",
+           on18(c) + (action == "keep" ? "keep " : "") + "io_method = worker" + advice_tail,
+           confidence);
 }
 
 // io_uring_setup fails in this process: worker, for certain; until ulimit
 // -l allows the rings where it failed for ring memory charged to it.
-AdviceRow io_method_refused(const AdviseContext& c, const std::string& current) {
+AdviceRow io_method_refused(const AdviseContext& c) {
+    AdviceRow r = io_method_row(c);
     const char* name = strerrorname_np(c.ring_err);
-    std::string advice = on18(c) + "io_method = worker";
+    std::string tail;
     if (c.ring_err == ENOMEM && c.memlock == MemlockCharge::charged)
-        advice += " until ulimit -l is at least " + kib_text(c.plan.locked_bytes);
-    return row("io_method", "io_method", current, advice, "high",
-               "io_uring_setup fails in this process: " + std::string(name ? name : "errno") +
-                   " (" + std::strerror(c.ring_err) +
-                   "): " + ring_setup_hint(c.ring_err, "io_uring_setup") + "; " + kernel_text(c),
-               "io_uring is not available to the server's processes");
+        tail = " until ulimit -l is at least " + kib_text(c.plan.locked_bytes);
+    advise_worker(c, r, tail, "high");
+    r.decided_by = counted("io_uring_setup");
+    r.evidence = "io_uring_setup fails in this process: " + std::string(name ? name : "errno") +
+                 " (" + std::strerror(c.ring_err) +
+                 "): " + ring_setup_hint(c.ring_err, "io_uring_setup") + "; " + kernel_text(c);
+    r.cost = "io_uring is not available to the server's processes";
+    return r;
 }
 
 // The server would not start under io_method=io_uring (EMFILE, ENOMEM).
-AdviceRow io_method_would_not_start(const AdviseContext& c, const std::string& current,
-                                    const ForkCostSummary& fork) {
+AdviceRow io_method_would_not_start(const AdviseContext& c, const ForkCostSummary& fork) {
     const RingPlan& plan = c.plan;
-    std::string advice = on18(c) + "io_method = worker";
+    AdviceRow r = io_method_row(c);
+    std::string tail;
     if (plan.emfile)
-        advice += " until ulimit -n is at least " + std::to_string(plan.fds_recommended);
+        tail += " until ulimit -n is at least " + std::to_string(plan.fds_recommended);
     if (plan.enomem)
-        advice += std::string(plan.emfile ? " and" : " until") + " ulimit -l is at least " +
-                  kib_text(plan.locked_bytes);
-    return row("io_method", "io_method", current, advice, "high",
-               plan.verdict_detail + "; " + plan_text(c) + "; " + rings_evidence(c, fork),
-               "io_method = io_uring would stop the server from starting");
+        tail += std::string(plan.emfile ? " and" : " until") + " ulimit -l is at least " +
+                kib_text(plan.locked_bytes);
+    advise_worker(c, r, tail, "high");
+    r.decided_by = counted("ring limits");
+    r.evidence = plan.verdict_detail + "; " + plan_text(c) + "; " + rings_evidence(c, fork);
+    r.cost = "io_method = io_uring would stop the server from starting";
+    return r;
 }
 
 } // namespace
@@ -73,10 +152,10 @@ LayoutJudgement judge_layout(const LayoutFigures& f) {
 }
 
 RatioJudgement judge_ratio(const RunSummary& r, double margin) {
-    // A change is advised where the interval excludes no difference and the
-    // median is beyond the margin; it is sure only where the whole interval
-    // is beyond the margin: with 5 runs the interval of a median is about
-    // the middle runs' range.
+    // A lean where the interval excludes no difference and the median is
+    // beyond the margin; shown only where the whole interval is beyond the
+    // margin: with 5 runs the interval of a median is about the middle
+    // runs' range.
     RatioJudgement j;
     if (r.lo > 1 && r.median > 1 + margin) {
         j.direction = 1;
@@ -93,12 +172,18 @@ RatioJudgement judge_ratio(const RunSummary& r, double margin) {
 
 ExtendJudgement judge_extend_ratio(const RunSummary& r) {
     const RatioJudgement j = judge_ratio(r, kExtendMargin);
+    ExtendJudgement e;
     if (j.direction > 0) {
         // write_zeros faster: a change only beyond kZerosMargin, all of it
-        const bool clears = r.lo > 1 + kZerosMargin;
-        return {clears ? "write_zeros" : "", clears, !clears};
+        e.margin = kZerosMargin;
+        e.decisive = r.lo > 1 + kZerosMargin;
+        e.better = e.decisive ? "write_zeros" : "";
+        e.zeros_short = !e.decisive;
+        return e;
     }
-    return {j.direction < 0 ? "posix_fallocate" : "", j.decisive, false};
+    e.better = j.changes() ? "posix_fallocate" : "";
+    e.decisive = j.decisive;
+    return e;
 }
 
 ReadsJudgement judge_reads(const ReadsSummary& r) {
@@ -125,274 +210,508 @@ ReadsJudgement judge_reads(const ReadsSummary& r) {
         return j;
     }
     const RatioJudgement ratio = judge_ratio(g, kReadGainMargin);
-    j.decisive = ratio.decisive;
-    if (ratio.direction > 0) {
-        j.better = "io_uring";
-    } else if (ratio.direction < 0) {
-        j.better = "worker";
-    } else {
-        j.decisive = false;
-        j.flat = true;
-        j.why = "cold reads within " + fixed(kReadGainMargin * 100, 0) +
-                "% either way: io_uring buys them nothing here, so the connection cost decides";
+    if (ratio.changes()) {
+        j.better = ratio.direction > 0 ? "io_uring" : "worker";
+        j.decisive = true;
+        return j;
     }
+    j.flat = true;
+    j.decisive = ratio.direction == 0 && ratio.decisive;
+    j.why = j.decisive ? "cold reads within " + percent_text(kReadGainMargin) +
+                             " either way: io_uring buys them nothing here"
+                       : "no difference in cold reads shown beyond " +
+                             percent_text(kReadGainMargin) + " either way";
     return j;
 }
 
-AdviceRow io_method_advice(const AdviseContext& c, const ForkCostSummary& fork,
-                           const ReadsSummary& reads) {
+namespace {
+
+// What io_method is decided from, once the server would start: the
+// judgements of the reads and of the rings' cost in the server's layout.
+struct IoMethodFacts {
+    std::string now; // the current value (before 18: worker, 18's default)
+    const std::optional<LayoutFigures>* own = nullptr;
+    LayoutJudgement layout;
+    ReadsJudgement reads;
+    Decision by_reads;
+    std::string reads_conf, fork_conf;
+    // the rings cost a connection beyond the line: what makes worker the
+    // better choice for churn beside a read gain
+    bool rings_dear = false;
+};
+
+IoMethodFacts io_method_facts(const AdviseContext& c, const ForkCostSummary& fork,
+                              const ReadsSummary& reads) {
+    IoMethodFacts f;
+    f.now = c.pg18() ? c.server.io_method : "worker";
+    f.own = &fork.layout(c.plan.one_region);
+    f.layout = *f.own ? judge_layout(**f.own) : LayoutJudgement{};
+    f.reads = judge_reads(reads);
+    if (reads.rounds > 0 && reads.not_measured.empty())
+        f.by_reads = measured("cold reads", reads.tablespace, "io_uring / worker MB/s",
+                              reads.uring_over_workers, kReadGainMargin);
+    f.reads_conf = confidence_of(reads.rounds, f.reads.decisive, false);
+    f.fork_conf = *f.own ? confidence_of(fork.rounds, f.layout.decisive, fork.scaled) : "low";
+    f.rings_dear = *f.own && f.layout.adds;
+    return f;
+}
+
+// " (or io_uring with the rings in one region: see ring layout)" where
+// that is open to this server.
+std::string one_region_aside(const AdviseContext& c) {
+    return !c.plan.one_region && c.no_mmap_accepted
+               ? " (or io_uring with the rings in one region: see ring layout)"
+               : "";
+}
+
+// Kept: no change shown to gain. Where reads were measured on a device,
+// they decided it (on io_uring, the rings' cost within the line beside
+// them); else the rings' cost, where it argues for the kept value; else
+// nothing did, and the row says what was not measured.
+void keep_io_method(const AdviseContext& c, const IoMethodFacts& f, AdviceRow& r) {
+    const std::string action = c.pg18() ? "keep" : "set";
+    std::string confidence = "low";
+    if (f.reads.flat)
+        confidence = f.now == "io_uring" ? least_sure(f.reads_conf, f.fork_conf) : f.reads_conf;
+    else if (*f.own && f.rings_dear && f.now != "io_uring")
+        confidence = f.fork_conf;
+    else if (*f.own && !f.rings_dear && f.now == "io_uring")
+        confidence = least_sure(f.fork_conf, "medium");
+    const std::string tail = f.now == "worker" && f.rings_dear ? one_region_aside(c) : "";
+    decide(r, action, f.now,
+           on18(c) + (action == "keep" ? "keep " : "") + "io_method = " + f.now + tail, confidence);
+    if (f.reads.flat)
+        r.decided_by = f.by_reads;
+    else if (*f.own)
+        r.decided_by = fork_decision(**f.own);
+    if (!f.reads.flat)
+        r.not_measured = f.reads.why;
+}
+
+// The row's prose: the reads, whether it starts, the rings; the cost of
+// io_uring to reads and to every connection.
+void io_method_figures(const AdviseContext& c, const ForkCostSummary& fork,
+                       const ReadsSummary& reads, const IoMethodFacts& f, AdviceRow& r) {
     const RingPlan& plan = c.plan;
-    const std::string current =
-        c.pg18() ? c.server.io_method
-                 : "none (PostgreSQL " + c.server.version + ": no asynchronous I/O)";
-    if (!c.ring_ok)
-        return io_method_refused(c, current);
-    if (plan.emfile || plan.enomem)
-        return io_method_would_not_start(c, current, fork);
-    // It starts. What cold reads gain under io_uring, against what every
-    // connection pays for the rings: a decisive read gain decides, the
-    // connection cost beside it; reads measured on a device and within the
-    // margin: worker (io_uring buys nothing, connections pay); else (reads
-    // not measured, or from memory) the connection cost decides. No fork
-    // cost: the current value is kept, not guessed at.
-    const auto& own = fork.layout(plan.one_region);
-    const LayoutJudgement j = own ? judge_layout(*own) : LayoutJudgement{};
-    const ReadsJudgement rj = judge_reads(reads);
-    const bool acceptable = own && !j.adds;
-    std::string advice, confidence;
-    if (rj.better == "io_uring") {
-        advice = on18(c) + "io_method = io_uring";
-        if (own && j.adds)
-            advice += " for cold reads; worker where connections come and go often (see cost)";
-        confidence = confidence_of(reads.rounds, rj.decisive, false);
-        if (!acceptable && confidence == "high")
-            confidence = "medium";
-    } else if (rj.better == "worker") {
-        advice = on18(c) + "io_method = worker";
-        confidence = confidence_of(reads.rounds, rj.decisive, false);
-    } else if (rj.flat && own) {
-        // Nothing gained on reads, and every connection pays for its rings
-        // under io_uring, however little: worker. (make bench's churn check
-        // contradicted io_uring advised here for one region's +60 us.)
-        advice = on18(c) + "io_method = worker";
-        // At most medium (the line is the connection cost's, however
-        // small), and low from fewer than kFewestRounds of either.
-        confidence = std::min(reads.rounds, fork.rounds) >= kFewestRounds ? "medium" : "low";
-    } else {
-        advice = on18(c) + (acceptable ? "io_method = io_uring" : "io_method = worker");
-        if (!own)
-            advice = c.pg18() ? "keep io_method = " + c.server.io_method
-                              : on18(c) + "no advice without the fork cost (see evidence)";
-        else if (!acceptable && !plan.one_region && c.no_mmap_accepted)
-            advice += " (or io_uring with the rings in one region: see ring layout)";
-        confidence = own ? confidence_of(fork.rounds, j.decisive, fork.scaled) : "low";
-    }
-    if (advice.find("io_method = io_uring") != std::string::npos && plan.fd_headroom_short)
-        advice += " with ulimit -n " + std::to_string(plan.fds_recommended);
     const std::string connections =
-        own ? added_text(*own) + " (" + layout_name(plan.one_region) + ")"
-            : "not measured: computed, every fork copies " +
-                  (plan.one_region
-                       ? std::to_string(plan.rings) + " ring fds"
-                       : std::to_string(plan.rings * plan.mappings_per_ring) +
-                             " ring mappings and " + std::to_string(plan.rings) + " ring fds");
+        *f.own ? added_text(**f.own) + " (" + layout_name(plan.one_region) + ")"
+               : "not measured: computed, every fork copies " +
+                     (plan.one_region
+                          ? std::to_string(plan.rings) + " ring fds"
+                          : std::to_string(plan.rings * plan.mappings_per_ring) +
+                                " ring mappings and " + std::to_string(plan.rings) + " ring fds");
     std::string read_cost;
     if (reads.not_measured.empty() && reads.rounds > 0)
         read_cost = "cold reads " + fixed(reads.uring_over_workers.median, 2) +
                     "x worker's speed under io_uring on tablespace " + reads.tablespace + "; ";
-    return row(
-        "io_method", "io_method", current, advice, confidence,
-        rj.text +
-            (rj.why.empty() || rj.text.find(rj.why) != std::string::npos ? "" : "; " + rj.why) +
-            "; starts: " + plan.verdict_detail + "; " + plan_text(c) + "; " +
-            rings_evidence(c, fork) + "; " + kernel_text(c),
-        read_cost + connections);
+    const ReadsJudgement& rj = f.reads;
+    r.evidence =
+        (c.pg18() ? "" : "PostgreSQL " + c.server.version + ": no asynchronous I/O; ") + rj.text +
+        (rj.why.empty() || rj.text.find(rj.why) != std::string::npos ? "" : "; " + rj.why) +
+        "; starts: " + plan.verdict_detail + "; " + plan_text(c) + "; " + rings_evidence(c, fork) +
+        "; " + kernel_text(c);
+    r.cost = read_cost + connections;
+}
+
+} // namespace
+
+AdviceRow io_method_advice(const AdviseContext& c, const ForkCostSummary& fork,
+                           const ReadsSummary& reads) {
+    const RingPlan& plan = c.plan;
+    if (!c.ring_ok)
+        return io_method_refused(c);
+    if (plan.emfile || plan.enomem)
+        return io_method_would_not_start(c, fork);
+    // It starts. A read gain or loss shown beyond the margin decides; a
+    // server on io_uring whose rings cost a connection beyond the line
+    // goes to worker; anything else keeps the current value, nothing
+    // having been shown to gain by a change.
+    AdviceRow r = io_method_row(c);
+    const IoMethodFacts f = io_method_facts(c, fork, reads);
+    if (f.reads.better == "io_uring") {
+        const std::string tail =
+            f.rings_dear ? " for cold reads; worker where connections come and go often (see cost)"
+                         : "";
+        const std::string action = c.pg18() ? set_or_keep(r, "io_uring") : "set";
+        const std::string confidence =
+            f.rings_dear ? least_sure(f.reads_conf, "medium") : f.reads_conf;
+        decide(r, action, "io_uring",
+               on18(c) + (action == "keep" ? "keep " : "") + "io_method = io_uring" + tail,
+               confidence);
+        r.decided_by = f.by_reads;
+    } else if (f.reads.better == "worker") {
+        advise_worker(c, r, "", f.reads_conf);
+        r.decided_by = f.by_reads;
+    } else if (f.now == "io_uring" && f.rings_dear && f.layout.decisive) {
+        advise_worker(c, r, one_region_aside(c), f.fork_conf);
+        r.decided_by = fork_decision(**f.own);
+    } else {
+        keep_io_method(c, f, r);
+    }
+    if (r.value == "io_uring" && plan.fd_headroom_short)
+        r.advice += " with ulimit -n " + std::to_string(plan.fds_recommended);
+    if (!*f.own && r.not_measured.empty() && r.value == "io_uring")
+        r.not_measured = "fork cost: " + fork.not_measured;
+    io_method_figures(c, fork, reads, f, r);
+    return r;
 }
 
 AdviceRow ring_layout_advice(const AdviseContext& c, const ForkCostSummary& fork) {
     const RingPlan& plan = c.plan;
     const int mappings = plan.rings * plan.mappings_per_ring;
-    const std::string current = !c.ring_ok ? plan.layout_value
-                                : plan.one_region
-                                    ? "one region (io_uring_queue_init_mem, NO_MMAP)"
-                                    : "separate: " + std::to_string(plan.mappings_per_ring) +
-                                          " mappings per ring, " + std::to_string(mappings) +
-                                          " in every process";
-    std::string advice, confidence = "high", evidence = rings_evidence(c, fork), cost;
+    const std::string layout = !c.ring_ok        ? plan.layout_value
+                               : plan.one_region ? "one region"
+                                                 : "separate";
+    AdviceRow r = row("io_method", "ring layout", "build", layout);
+    if (!c.pg18())
+        r.needs_version = 180000;
+    r.evidence = (plan.one_region ? std::string("one region (io_uring_queue_init_mem, NO_MMAP)")
+                                  : "separate: " + std::to_string(plan.mappings_per_ring) +
+                                        " mappings per ring, " + std::to_string(mappings) +
+                                        " in every process") +
+                 "; " + rings_evidence(c, fork);
     if (!c.ring_ok) {
-        advice = "none: io_uring is not available here";
-        cost = "none";
-    } else if (plan.one_region) {
-        advice = "keep one region";
-        confidence = fork.region ? confidence_of(fork.rounds, judge_layout(*fork.region).decisive,
-                                                 fork.scaled)
-                                 : "low";
-        cost = fork.region ? added_text(*fork.region) : "not measured";
-    } else {
-        advice = c.no_mmap_accepted
-                     ? "one region: build PostgreSQL 18 against liburing 2.7 or later "
-                       "(io_uring_queue_init_mem; 2.5 and 2.6 size each ring 64 bytes short); "
-                       "this kernel accepts IORING_SETUP_NO_MMAP"
-                     : "one region needs a kernel with IORING_SETUP_NO_MMAP (6.5 or later) "
-                       "and liburing 2.7 or later; until then io_method = worker";
-        if (fork.separate && fork.region) {
-            // Sure when the separate layout's interval lies wholly above one region's.
-            const bool differs = fork.separate->added_us.lo > fork.region->added_us.hi;
-            confidence = confidence_of(fork.rounds, differs, fork.scaled);
-            cost = added_text(*fork.separate) + ", against " + added_text(*fork.region) +
-                   " in one region";
-        } else {
-            confidence = fork.separate ? "medium" : "low";
-            cost = fork.separate ? added_text(*fork.separate)
-                                 : "not measured: " + std::to_string(mappings) +
-                                       " ring mappings copied by every fork";
-            if (!fork.region_refused.empty())
-                evidence += "; one region not measured: " + fork.region_refused;
-        }
+        decide(r, "none", "", "none: io_uring is not available here", "high");
+        r.decided_by = counted("io_uring_setup");
+        r.cost = "none";
+        return r;
     }
-    return row("io_method", "ring layout", current, advice, confidence, evidence, cost);
+    if (plan.one_region) {
+        decide(r, "keep", "one region", "keep one region",
+               fork.region
+                   ? confidence_of(fork.rounds, judge_layout(*fork.region).decisive, fork.scaled)
+                   : "low");
+        if (fork.region)
+            r.decided_by = fork_decision(*fork.region);
+        else
+            r.not_measured = "fork cost: " + fork.not_measured;
+        r.cost = fork.region ? added_text(*fork.region) : "not measured";
+        return r;
+    }
+    const std::string advice =
+        c.no_mmap_accepted
+            ? "one region: build PostgreSQL 18 against liburing 2.7 or later "
+              "(io_uring_queue_init_mem; 2.5 and 2.6 size each ring 64 bytes short); "
+              "this kernel accepts IORING_SETUP_NO_MMAP"
+            : "one region needs a kernel with IORING_SETUP_NO_MMAP (6.5 or later) "
+              "and liburing 2.7 or later; until then io_method = worker";
+    std::string confidence;
+    if (fork.separate && fork.region) {
+        // Sure when the separate layout's interval lies wholly above one region's.
+        const bool differs = fork.separate->added_us.lo > fork.region->added_us.hi;
+        confidence = confidence_of(fork.rounds, differs, fork.scaled);
+        r.cost =
+            added_text(*fork.separate) + ", against " + added_text(*fork.region) + " in one region";
+    } else {
+        confidence = fork.separate ? "medium" : "low";
+        r.cost = fork.separate ? added_text(*fork.separate)
+                               : "not measured: " + std::to_string(mappings) +
+                                     " ring mappings copied by every fork";
+        if (!fork.region_refused.empty()) {
+            r.evidence += "; one region not measured: " + fork.region_refused;
+            r.not_measured = "one region's fork cost: " + fork.region_refused;
+        }
+        if (!fork.separate)
+            r.not_measured = "fork cost: " + fork.not_measured;
+    }
+    decide(r, "set", "one region", advice, confidence);
+    if (fork.separate)
+        r.decided_by = fork_decision(*fork.separate);
+    return r;
 }
 
 AdviceRow file_extend_method_advice(const AdviseContext& c, const std::string& tablespace,
                                     const ExtendSummary& s) {
-    const std::string setting = "file_extend_method (" + tablespace + ")";
     const bool has_setting = !c.file_extend_method.empty();
-    const std::string current =
-        has_setting ? c.file_extend_method
-        : c.extends_by_rule()
-            ? "posix_fallocate (fixed: file_extend_method came with PostgreSQL 18.2)"
-            : "none (PostgreSQL " + c.server.version + " extends one block per write)";
-    const std::string keep =
-        "keep file_extend_method = " + (has_setting ? c.file_extend_method : "posix_fallocate");
-    if (!c.extends_by_rule())
-        return row("file_extend_method", setting, current,
-                   "none before PostgreSQL 16: relations grow one block per write, never by "
-                   "fallocate",
-                   "high", "not measured: no extension rule to choose", "none");
-    if (!s.not_measured.empty())
-        return row("file_extend_method", setting, current, keep, "low",
-                   "not measured: " + s.not_measured, "not measured");
+    AdviceRow r = row("file_extend_method", "file_extend_method", "tablespace",
+                      has_setting           ? c.file_extend_method
+                      : c.extends_by_rule() ? "posix_fallocate"
+                                            : "");
+    r.scope_name = tablespace;
+    if (!c.extends_by_rule()) {
+        decide(r, "none", "",
+               "none before PostgreSQL 16: relations grow one block per write, never by "
+               "fallocate",
+               "high");
+        r.evidence = "PostgreSQL " + c.server.version +
+                     " extends one block per write: no extension rule to choose";
+        r.cost = "none";
+        return r;
+    }
+    const std::string fixed_note =
+        has_setting ? ""
+                    : "posix_fallocate is fixed: file_extend_method came with PostgreSQL 18.2; ";
+    if (!s.not_measured.empty()) {
+        decide(r, "keep", r.current, "keep file_extend_method = " + r.current, "low");
+        r.not_measured = "extension runs: " + s.not_measured;
+        r.evidence = fixed_note + "not measured: " + s.not_measured;
+        r.cost = "not measured";
+        return r;
+    }
     const RunSummary& ratio = s.fallocate_over_zeros;
     const ExtendJudgement j = judge_extend_ratio(ratio);
-    std::string advice;
-    if (j.zeros_short)
-        advice =
-            keep + " (write_zeros " + fixed(ratio.median, 2) +
-            "x as fast in extension runs, interval " + fixed(ratio.lo, 2) + "-" +
-            fixed(ratio.hi, 2) + ": short of the " + fixed(1 + kZerosMargin, 0) +
-            "x a change needs, since a COPY writes the zeros of new blocks again with their data)";
-    else if (j.better.empty())
-        advice = keep + " (" +
-                 (j.decisive ? "the two within " + percent_text(kExtendMargin) + " of each other"
-                             : "no difference beyond " + percent_text(kExtendMargin) + " shown") +
-                 ": " + fixed(ratio.median, 2) + ", interval " + fixed(ratio.lo, 2) + "-" +
-                 fixed(ratio.hi, 2) + ")";
-    else if (has_setting)
-        advice = "file_extend_method = " + j.better;
-    else
-        advice = j.better == "write_zeros"
-                     ? "file_extend_method = write_zeros (PostgreSQL 18.2 or later)"
-                     : keep;
+    r.decided_by = measured("extension runs", tablespace, "posix_fallocate / write_zeros seconds",
+                            ratio, j.margin);
+    const std::string keep = "keep file_extend_method = " + r.current;
+    const std::string confidence = confidence_of(s.rounds, j.decisive, false);
+    if (j.better.empty() || j.better == r.current) {
+        std::string why;
+        if (j.zeros_short)
+            why = "write_zeros " + fixed(ratio.median, 2) +
+                  "x as fast in extension runs, interval " + fixed(ratio.lo, 2) + "-" +
+                  fixed(ratio.hi, 2) + ": short of the " + fixed(1 + kZerosMargin, 0) +
+                  "x a change needs, since a COPY writes the zeros of new blocks again with "
+                  "their data";
+        else if (j.better.empty())
+            why = (j.decisive ? "the two within " + percent_text(kExtendMargin) + " of each other"
+                              : "no difference beyond " + percent_text(kExtendMargin) + " shown") +
+                  ": " + fixed(ratio.median, 2) + ", interval " + fixed(ratio.lo, 2) + "-" +
+                  fixed(ratio.hi, 2);
+        decide(r, "keep", r.current, keep + (why.empty() ? "" : " (" + why + ")"), confidence);
+    } else {
+        decide(r, "set", j.better,
+               "file_extend_method = " + j.better +
+                   (has_setting ? "" : " (PostgreSQL 18.2 or later)"),
+               confidence);
+        if (!has_setting)
+            r.needs_version = 180002;
+    }
     // What the current method costs per extension, against the other.
-    const bool current_is_zeros = has_setting && c.file_extend_method == "write_zeros";
+    const bool current_is_zeros = r.current == "write_zeros";
     const ExtendFigures& cur = current_is_zeros ? s.zeros : s.fallocate;
     const ExtendFigures& other = current_is_zeros ? s.fallocate : s.zeros;
-    const std::string cost = fixed(cur.us_per_extension.median, 1) + " us per extension with " +
-                             (current_is_zeros ? "write_zeros" : "posix_fallocate") + ", against " +
-                             fixed(other.us_per_extension.median, 1) + " with " +
-                             (current_is_zeros ? "posix_fallocate" : "write_zeros");
-    return row("file_extend_method", setting, current, advice,
-               confidence_of(s.rounds, j.decisive, false), extend_evidence(s), cost);
+    r.cost = fixed(cur.us_per_extension.median, 1) + " us per extension with " + r.current +
+             ", against " + fixed(other.us_per_extension.median, 1) + " with " +
+             (current_is_zeros ? "posix_fallocate" : "write_zeros");
+    r.evidence = fixed_note + extend_evidence(s);
+    return r;
+}
+
+DepthJudgement judge_depth(const DepthCurveSummary& s, int setting, int pin_limit) {
+    DepthJudgement j;
+    j.effective = std::max(1, setting);
+    if (pin_limit > 0 && pin_limit < j.effective) {
+        j.effective = std::max(1, pin_limit);
+        j.capped = "a backend may pin " + std::to_string(pin_limit) +
+                   " buffers (shared_buffers over max_connections and the other processes)";
+    }
+    if (s.points.empty())
+        return j;
+    // each round's MB/s at every depth over that round's best
+    const size_t rounds = s.points.front().mbps.size();
+    std::vector<std::vector<double>> share(s.points.size());
+    for (size_t r = 0; r < rounds; ++r) {
+        double best = 0;
+        for (const DepthPoint& p : s.points)
+            best = std::max(best, p.mbps[r]);
+        for (size_t i = 0; i < s.points.size(); ++i)
+            share[i].push_back(best > 0 ? s.points[i].mbps[r] / best : 0);
+    }
+    size_t enough = s.points.size() - 1, at = 0;
+    for (size_t i = s.points.size(); i-- > 0;)
+        if (summarize_runs(share[i]).median >= kDepthShare)
+            enough = i;
+    for (size_t i = 0; i < s.points.size(); ++i)
+        if (s.points[i].depth <= j.effective)
+            at = i;
+    j.enough = s.points[enough].depth;
+    j.measured_at = s.points[at].depth;
+    j.share = summarize_runs(share[at]);
+    std::vector<double> waits;
+    for (size_t r = 0; r < rounds; ++r)
+        if (s.points[enough].p99_us[r] > 0)
+            waits.push_back(s.points[at].p99_us[r] / s.points[enough].p99_us[r]);
+    j.p99_over_enough = summarize_runs(waits);
+    return j;
+}
+
+AdviceRow io_concurrency_advice(const AdviseContext& c, const std::string& setting,
+                                const std::string& tablespace, int current,
+                                const DepthCurveSummary& s) {
+    AdviceRow r = row("io_concurrency", setting, "tablespace", std::to_string(current));
+    r.scope_name = tablespace;
+    const std::string keep = "keep " + setting + " = " + r.current;
+    const ReadDepth pins = pg18_read_depth(c.server.settings);
+    const DepthJudgement j = judge_depth(s, current, c.pg18() ? pins.pin_limit : 0);
+    if (!s.not_measured.empty() || s.points.empty()) {
+        decide(r, "keep", r.current, keep, "low");
+        r.not_measured = "read depths: " + (s.not_measured.empty() ? "no depth" : s.not_measured);
+        r.evidence = "not measured: " + r.not_measured;
+        r.cost = "not measured";
+        return r;
+    }
+    const RatioJudgement short_of = judge_ratio(j.share, kDepthMargin);
+    const RatioJudgement waits = judge_ratio(j.p99_over_enough, kDepthLatencyMargin);
+    const std::string at = "depth " + std::to_string(j.measured_at);
+    r.decided_by = measured("read depths", tablespace, "MB/s at " + at + " / the best depth's",
+                            j.share, kDepthMargin);
+    std::string why;
+    if (short_of.changes() && short_of.direction < 0 && j.enough > current) {
+        decide(r, "raise", std::to_string(j.enough),
+               "ALTER TABLESPACE " + tablespace + " SET (" + setting + " = " +
+                   std::to_string(j.enough) + ")",
+               confidence_of(s.rounds, true, false));
+        why = "at " + at + " reads reach " + percent_text(j.share.median) +
+              " of the device's best; depth " + std::to_string(j.enough) + " reaches " +
+              percent_text(kDepthShare);
+    } else if (short_of.direction >= 0 && waits.changes() && waits.direction > 0 &&
+               j.enough < j.measured_at && current > j.enough) {
+        r.decided_by = measured("read depths", tablespace,
+                                "read p99 at " + at + " / at depth " + std::to_string(j.enough),
+                                j.p99_over_enough, kDepthLatencyMargin);
+        decide(r, "lower", std::to_string(j.enough),
+               "ALTER TABLESPACE " + tablespace + " SET (" + setting + " = " +
+                   std::to_string(j.enough) + ")",
+               confidence_of(s.rounds, true, false));
+        why = "reads at " + at + " wait " + fixed(j.p99_over_enough.median, 1) +
+              "x as long at the 99th percentile as at depth " + std::to_string(j.enough) +
+              ", which reaches " + percent_text(kDepthShare) + " of the best already";
+    } else {
+        decide(r, "keep", r.current, keep, confidence_of(s.rounds, short_of.decisive, false));
+        why = j.enough <= j.measured_at
+                  ? "depth " + std::to_string(j.enough) + " reaches " + percent_text(kDepthShare) +
+                        " of the device's best, and " + at + " is no slower"
+                  : "no shortfall beyond " + percent_text(kDepthMargin) + " shown at " + at;
+    }
+    if (!j.capped.empty() && j.enough > j.effective)
+        why += "; but " + j.capped + ", so a backend reads " + std::to_string(j.effective) +
+               " deep whatever this setting: raise shared_buffers or lower max_connections";
+    r.advice += " (" + why + ")";
+    std::string curve;
+    for (const DepthPoint& p : s.points)
+        curve += (curve.empty() ? "" : ", ") + std::to_string(p.depth) + ": " +
+                 fixed(summarize_runs(p.mbps).median, 0) + " MB/s p99 " +
+                 fixed(summarize_runs(p.p99_us).median, 0) + " us";
+    r.evidence = "cold random " + std::to_string(s.block_kb) + " kB reads of " +
+                 std::to_string(s.mb) + " MB on tablespace " + s.tablespace + " (" + s.fs +
+                 (s.direct ? ", direct" : ", buffered: the filesystem refuses O_DIRECT") +
+                 ") by depth, medians of " + std::to_string(s.rounds) + " rounds: " + curve +
+                 (s.capped.empty() ? "" : "; deepest limited: " + s.capped) + "; " + setting + " " +
+                 r.current + " gives a backend depth " + std::to_string(j.effective) +
+                 (j.capped.empty() ? "" : " (" + j.capped + ")");
+    r.cost = at + ": " + percent_text(j.share.median) + " of the best MB/s, reads' p99 " +
+             fixed(j.p99_over_enough.median, 2) + "x depth " + std::to_string(j.enough) + "'s";
+    return r;
 }
 
 AdviceRow ulimit_n_advice(const AdviseContext& c) {
     const ProcessLimits& lim = c.limits;
     const unsigned long long need = static_cast<unsigned long long>(c.plan.fds_recommended);
-    const std::string evidence =
-        "io_method=io_uring at max_connections " +
-        std::to_string(c.server.settings.max_connections) + " needs " +
-        std::to_string(c.plan.rings) + " ring fds + max_files_per_process " +
-        std::to_string(c.server.settings.max_files_per_process) + " = " + std::to_string(need) +
-        "; " + std::to_string(lim.open_fds) + " open in this process now";
+    AdviceRow r = row("limits", "ulimit -n", "os", limit_text(lim.nofile_soft));
+    r.decided_by = counted("limits");
+    r.evidence = "io_method=io_uring at max_connections " +
+                 std::to_string(c.server.settings.max_connections) + " needs " +
+                 std::to_string(c.plan.rings) + " ring fds + max_files_per_process " +
+                 std::to_string(c.server.settings.max_files_per_process) + " = " +
+                 std::to_string(need) + "; " + std::to_string(lim.open_fds) +
+                 " open in this process now";
     // Said for io_uring: the server runs it, or would once advised to.
     const std::string before =
         c.server.io_method == "io_uring" ? "" : " before io_method = io_uring";
-    std::string advice;
     if (lim.nofile_soft < need)
-        advice = on18(c) + "ulimit -n " + std::to_string(need) + " (now short by " +
-                 std::to_string(need - lim.nofile_soft) + ")" + before;
+        decide(r, "raise", std::to_string(need),
+               on18(c) + "ulimit -n " + std::to_string(need) + " (now short by " +
+                   std::to_string(need - lim.nofile_soft) + ")" + before,
+               "high");
     else
-        advice =
-            "keep ulimit -n " + limit_text(lim.nofile_soft) +
-            (lim.nofile_soft == ~0ULL ? ""
-                                      : " (margin " + std::to_string(lim.nofile_soft - need) + ")");
-    return row("limits", "ulimit -n", limit_text(lim.nofile_soft), advice, "high", evidence,
-               "one fd per ring in the postmaster and in every backend: " +
-                   std::to_string(c.plan.rings));
+        decide(r, "keep", r.current,
+               "keep ulimit -n " + r.current +
+                   (lim.nofile_soft == ~0ULL
+                        ? ""
+                        : " (margin " + std::to_string(lim.nofile_soft - need) + ")"),
+               "high");
+    r.cost =
+        "one fd per ring in the postmaster and in every backend: " + std::to_string(c.plan.rings);
+    return r;
 }
 
 AdviceRow ulimit_l_advice(const AdviseContext& c) {
     const ProcessLimits& lim = c.limits;
     const RingPlan& plan = c.plan;
     const bool unlimited = lim.memlock_soft == ~0ULL;
-    const std::string now = unlimited ? "unlimited" : kib_text(lim.memlock_soft);
-    std::string advice, evidence, confidence = "high";
+    // in KiB, as ulimit -l takes it
+    AdviceRow r =
+        row("limits", "ulimit -l", "os", unlimited ? "unlimited" : kib_text(lim.memlock_soft));
+    r.decided_by = counted("limits");
+    r.cost = mib_text(plan.ring_bytes) + " of ring memory";
     if (c.memlock == MemlockCharge::unknown) {
         // Not probed, or a probe that could not tell: no claim either way.
-        confidence = "low";
-        evidence = "whether ring memory is charged to RLIMIT_MEMLOCK here is unknown (" +
-                   c.memlock_detail + ")";
-        advice =
-            !c.ring_ok && c.ring_err == ENOMEM
-                ? on18(c) + "ulimit -l " + kib_text(plan.ring_bytes) +
-                      " (KiB) if ring memory is charged to it: rings fail here with ENOMEM"
-                : "keep ulimit -l " + now + " (whether ring memory is charged to it is unknown)";
-    } else if (c.memlock != MemlockCharge::charged) {
-        advice = "keep ulimit -l " + now + " (ring memory is not charged to it here)";
-        evidence =
-            "this kernel does not charge ring memory to RLIMIT_MEMLOCK (" + c.memlock_detail + ")";
-    } else {
-        const std::string need = kib_text(plan.locked_bytes);
-        evidence = "ring memory is charged to RLIMIT_MEMLOCK, per user: " + need + " KiB for " +
-                   std::to_string(plan.rings) + " rings of " + std::to_string(c.depth) + " entries";
-        if (!unlimited && lim.memlock_soft < plan.locked_bytes)
-            advice = on18(c) + "ulimit -l " + need + " (KiB; now short by " +
-                     kib_text(plan.locked_bytes - lim.memlock_soft) + ")" +
-                     (c.server.io_method == "io_uring" ? "" : " before io_method = io_uring");
+        r.not_measured =
+            "whether ring memory is charged to RLIMIT_MEMLOCK (" + c.memlock_detail + ")";
+        r.evidence = "whether ring memory is charged to RLIMIT_MEMLOCK here is unknown (" +
+                     c.memlock_detail + ")";
+        if (!c.ring_ok && c.ring_err == ENOMEM)
+            decide(r, "raise", kib_text(plan.ring_bytes),
+                   on18(c) + "ulimit -l " + kib_text(plan.ring_bytes) +
+                       " (KiB) if ring memory is charged to it: rings fail here with ENOMEM",
+                   "low");
         else
-            advice = "keep ulimit -l " +
-                     (unlimited ? now
-                                : now + " (margin " +
-                                      kib_text(lim.memlock_soft - plan.locked_bytes) + " KiB)");
+            decide(r, "keep", r.current,
+                   "keep ulimit -l " + r.current +
+                       " (whether ring memory is charged to it is unknown)",
+                   "low");
+        return r;
     }
-    return row("limits", "ulimit -l", unlimited ? now : now + " KiB", advice, confidence, evidence,
-               mib_text(plan.ring_bytes) + " of ring memory");
+    if (c.memlock != MemlockCharge::charged) {
+        decide(r, "keep", r.current,
+               "keep ulimit -l " + r.current + " (ring memory is not charged to it here)", "high");
+        r.evidence =
+            "this kernel does not charge ring memory to RLIMIT_MEMLOCK (" + c.memlock_detail + ")";
+        return r;
+    }
+    const std::string need = kib_text(plan.locked_bytes);
+    r.evidence = "ring memory is charged to RLIMIT_MEMLOCK, per user: " + need + " KiB for " +
+                 std::to_string(plan.rings) + " rings of " + std::to_string(c.depth) + " entries";
+    if (!unlimited && lim.memlock_soft < plan.locked_bytes)
+        decide(r, "raise", need,
+               on18(c) + "ulimit -l " + need + " (KiB; now short by " +
+                   kib_text(plan.locked_bytes - lim.memlock_soft) + ")" +
+                   (c.server.io_method == "io_uring" ? "" : " before io_method = io_uring"),
+               "high");
+    else
+        decide(r, "keep", r.current,
+               "keep ulimit -l " +
+                   (unlimited ? r.current
+                              : r.current + " (margin " +
+                                    kib_text(lim.memlock_soft - plan.locked_bytes) + " KiB)"),
+               "high");
+    return r;
 }
 
 AdviceRow budget_advice(const BudgetSummary& b) {
-    std::string evidence = "spent " + seconds_text(b.spent) + " of " + seconds_text(b.budget);
+    AdviceRow r = row("budget", "budget", "call", seconds_text(b.budget));
+    r.decided_by = counted("budget");
+    r.evidence = "spent " + seconds_text(b.spent) + " of " + seconds_text(b.budget);
     if (!b.note.empty())
-        evidence += " (" + b.note + ")";
+        r.evidence += " (" + b.note + ")";
     double more = 0; // seconds the cut measurements would need for kEnoughRounds
     bool cut = false, failed = false;
     for (const BudgetSummary::Part& p : b.parts) {
         cut = cut || p.budget_cut;
         failed = failed || p.failed;
-        evidence += "; " + p.account;
+        r.evidence += "; " + p.account;
         if (p.budget_cut && p.rounds < kEnoughRounds)
             more += (kEnoughRounds - p.rounds) * p.estimate;
     }
     if (b.parts.empty())
-        evidence += "; nothing could be measured";
-    const std::string advice =
-        more > 0 ? "budget => '" + std::to_string(static_cast<long>(std::ceil(b.budget + more))) +
-                       " s' for " + std::to_string(kEnoughRounds) + " rounds of each"
-                 : "keep budget => '" + fixed(b.budget, 0) + " s': " +
-                       (failed ? std::string("an error, not the budget, ended a measurement")
-                        : cut ? "every measurement got " + std::to_string(kEnoughRounds) + " rounds"
-                              : std::string("every measurement got the rounds it wanted"));
-    return row("budget", "budget", seconds_text(b.budget), advice, "high", evidence,
-               seconds_text(b.spent) + " of this process's time");
+        r.evidence += "; nothing could be measured";
+    if (more > 0) {
+        const std::string enough =
+            std::to_string(static_cast<long>(std::ceil(b.budget + more))) + " s";
+        decide(r, "raise", enough,
+               "budget => '" + enough + "' for " + std::to_string(kEnoughRounds) +
+                   " rounds of each",
+               "high");
+    } else {
+        decide(r, "keep", r.current,
+               "keep budget => '" + fixed(b.budget, 0) + " s': " +
+                   (failed ? std::string("an error, not the budget, ended a measurement")
+                    : cut  ? "every measurement got " + std::to_string(kEnoughRounds) + " rounds"
+                           : std::string("every measurement got the rounds it wanted")),
+               "high");
+    }
+    r.cost = seconds_text(b.spent) + " of this process's time";
+    return r;
 }
 
 } // namespace uringprobe

@@ -51,43 +51,83 @@ LayoutJudgement judge_layout(const LayoutFigures& f);
 // A ratio of medians against 1 +- `margin`: `direction` 1 above, -1
 // below (the interval excluding 1, the median beyond the margin), 0
 // within; `decisive` whether the whole interval is beyond the margin (for
-// 0: within it).
+// 0: within it). A setting changes only where the difference is shown
+// beyond its margin (`changes()`): a lean short of that keeps the current
+// value, so that the same server advised twice gives the same decision.
 struct RatioJudgement {
     int direction = 0;
     bool decisive = false;
+    bool changes() const { return direction != 0 && decisive; }
 };
 RatioJudgement judge_ratio(const RunSummary& r, double margin);
 
-// posix_fallocate / write_zeros against kExtendMargin: `better` is the
-// method to change to ("" to keep); `decisive` whether the interval
-// settles it: beyond the margin for a change, within it for a keep.
+// posix_fallocate / write_zeros: `better` is the method to change to ("":
+// keep the current one), only where the whole interval is beyond the
+// margin (kZerosMargin towards write_zeros, kExtendMargin towards
+// posix_fallocate); `decisive` whether the interval settles it: beyond
+// the margin for a change, within kExtendMargin for a keep; `margin` the
+// one the kept change fell short of.
 struct ExtendJudgement {
     std::string better;
     bool decisive = false;
     bool zeros_short = false; // write_zeros faster, short of kZerosMargin: kept
+    double margin = kExtendMargin;
 };
 ExtendJudgement judge_extend_ratio(const RunSummary& fallocate_over_zeros);
 
-// What cold reads say of io_method: `better` io_uring, worker or ""
-// (within kReadGainMargin, or not to be weighed: `why`); `decisive`
-// whether the whole interval is beyond the margin; `text` the figures.
+// What cold reads say of io_method: `better` io_uring or worker where the
+// whole interval is beyond kReadGainMargin, "" otherwise (`flat`: measured
+// on a device, no gain shown beyond the margin; else not to be weighed:
+// `why`); `decisive` whether the interval settles it (for flat: within
+// the margin both ways); `text` the figures.
 struct ReadsJudgement {
     std::string better;
     bool decisive = false;
-    bool flat = false; // measured on a device, within the margin: io_uring buys nothing
+    bool flat = false;
     std::string why;
     std::string text;
 };
 ReadsJudgement judge_reads(const ReadsSummary& r);
 
+// effective_io_concurrency and maintenance_io_concurrency: the depth that
+// reaches kDepthShare of the best MB/s the device gave suffices; a setting
+// whose depth is shown short of that share by more than kDepthMargin is
+// raised to it, and one deeper than that whose reads wait longer at the
+// 99th percentile by more than kDepthLatencyMargin (twice as long, the
+// whole interval) is lowered to it. The docs' warning, measured: reads
+// queued beyond what the device serves at once only wait.
+constexpr double kDepthShare = 0.90;
+constexpr double kDepthMargin = 0.10;
+constexpr double kDepthLatencyMargin = 1.0;
+
+struct DepthJudgement {
+    int enough = 0;      // the smallest depth reaching kDepthShare of the best (0: none)
+    int effective = 1;   // the depth the setting gives a backend: min(setting, pins), at least 1
+    int measured_at = 0; // the deepest depth measured at or below `effective`
+    RunSummary share;    // its MB/s over each round's best
+    RunSummary p99_over_enough; // its reads' p99 over those at `enough`, per round
+    std::string capped;         // why a backend reads less deep than the setting ("": it does not)
+};
+// `pin_limit`: the buffers one backend may pin (PostgreSQL 18's read
+// streams; 0 where no such limit applies).
+DepthJudgement judge_depth(const DepthCurveSummary& s, int setting, int pin_limit);
+
 // The rows, one rule each. io_method weighs what cold reads gain on the
 // tablespace whose device waits longest (`reads`) against what every
-// connection pays for the rings (`fork`).
+// connection pays for the rings (`fork`): io_uring where the reads gain
+// beyond the margin, worker where they lose or where the server runs
+// io_uring and its rings cost a connection beyond kForkCostShare; the
+// current value otherwise (before 18: worker, 18's default).
 AdviceRow io_method_advice(const AdviseContext& c, const ForkCostSummary& fork,
                            const ReadsSummary& reads = {});
 AdviceRow ring_layout_advice(const AdviseContext& c, const ForkCostSummary& fork);
 AdviceRow file_extend_method_advice(const AdviseContext& c, const std::string& tablespace,
                                     const ExtendSummary& s);
+// `setting` effective_io_concurrency or maintenance_io_concurrency of
+// `tablespace`, now `current`.
+AdviceRow io_concurrency_advice(const AdviseContext& c, const std::string& setting,
+                                const std::string& tablespace, int current,
+                                const DepthCurveSummary& s);
 AdviceRow ulimit_n_advice(const AdviseContext& c);
 AdviceRow ulimit_l_advice(const AdviseContext& c);
 AdviceRow budget_advice(const BudgetSummary& b);

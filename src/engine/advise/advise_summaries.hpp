@@ -116,6 +116,31 @@ struct ReadsSummary {
     std::string failed;                             // the error that ended the rounds
 };
 
+// Cold random reads of one filesystem's device (direct, 8 kB, the way a
+// bitmap heap scan or VACUUM reads blocks) with 1, 2, 4 ... reads kept in
+// flight: how deep reads must go to reach what the device gives, which is
+// what effective_io_concurrency and maintenance_io_concurrency set.
+// Each round's figures at one depth (the rounds in the same order at
+// every depth).
+struct DepthPoint {
+    int depth = 1;
+    std::vector<double> mbps;
+    std::vector<double> p99_us; // a read's latency, 99th percentile
+};
+
+struct DepthCurveSummary {
+    std::string not_measured; // why no round was measured; "" when one was
+    std::string tablespace;   // the first tablespace on this filesystem
+    std::string fs, dir;
+    int rounds = 0;
+    int block_kb = 8;
+    int mb = 4;
+    bool direct = true;             // O_DIRECT (buffered where the filesystem refuses it)
+    std::string capped;             // the cap that kept the deepest depth below kDeepestRead
+    std::vector<DepthPoint> points; // by depth, ascending
+    std::string failed;
+};
+
 // What the budget went to.
 struct BudgetSummary {
     double spent = 0;

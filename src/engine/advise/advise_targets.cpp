@@ -34,6 +34,8 @@ std::vector<AdviseTarget> advise_targets(const std::vector<TablespaceDirs>& tabl
     std::vector<AdviseTarget> out;
     for (const TablespaceDirs& t : tablespaces) {
         AdviseTarget target{t.name, t.home + "/" + kPgTempDirName, ""};
+        target.effective_io_concurrency = t.effective_io_concurrency;
+        target.maintenance_io_concurrency = t.maintenance_io_concurrency;
         if (is_listed(listed, t.name)) {
             out.push_back(target);
             continue;

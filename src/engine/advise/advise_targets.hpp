@@ -12,7 +12,9 @@ namespace uringprobe {
 // A tablespace as the server lays it out.
 struct TablespaceDirs {
     std::string name;
-    std::string home; // its relation files: base, or pg_tblspc/<oid>/PG_<version>
+    std::string home;                  // its relation files: base, or pg_tblspc/<oid>/PG_<version>
+    int effective_io_concurrency = -1; // its own (ALTER TABLESPACE ... SET), -1: none
+    int maintenance_io_concurrency = -1;
 };
 
 // One target per tablespace, by the rule:

@@ -231,20 +231,6 @@ struct ReadTarget {
     }
 };
 
-void write_scratch(int fd, long long bytes, StopPoll& stop) {
-    std::vector<char> chunk(kWriteChunk);
-    for (size_t i = 0; i < chunk.size(); ++i)
-        chunk[i] = static_cast<char>('a' + i % 26);
-    for (long long off = 0; off < bytes && !stop.poll();) {
-        const size_t n = static_cast<size_t>(std::min<long long>(bytes - off, kWriteChunk));
-        const ssize_t w = ::pwrite(fd, chunk.data(), n, off);
-        if (w < 0 && errno == EINTR)
-            continue;
-        off += check_syscall(w, "pwrite");
-    }
-    check_syscall(::fdatasync(fd), "fdatasync");
-}
-
 // What every method's loop records per completed read.
 struct ReadTally {
     ReadsResult& r;
@@ -492,6 +478,20 @@ void read_workers(const ReadsParams& p, const ReadTarget& t, const ReadOrder& or
 }
 
 } // namespace
+
+void write_scratch(int fd, long long bytes, StopPoll& stop) {
+    std::vector<char> chunk(kWriteChunk);
+    for (size_t i = 0; i < chunk.size(); ++i)
+        chunk[i] = static_cast<char>('a' + i % 26);
+    for (long long off = 0; off < bytes && !stop.poll();) {
+        const size_t n = static_cast<size_t>(std::min<long long>(bytes - off, kWriteChunk));
+        const ssize_t w = ::pwrite(fd, chunk.data(), n, off);
+        if (w < 0 && errno == EINTR)
+            continue;
+        off += check_syscall(w, "pwrite");
+    }
+    check_syscall(::fdatasync(fd), "fdatasync");
+}
 
 ReadsResult run_reads(const ReadsParams& p, const std::vector<std::string>& allowed,
                       const std::function<bool()>& should_stop) {

@@ -86,6 +86,11 @@ struct ReadsResult {
     long long resident_before = -1; // of those, in the page cache as reading began
 };
 
+// `bytes` of data (no holes) written to `fd` and synced: the file the
+// reads read, where they make it. Stops early when `stop` says so.
+class StopPoll;
+void write_scratch(int fd, long long bytes, StopPoll& stop);
+
 // `allowed` lists the scratch directories. Threads, rings and the scratch
 // file are gone when this returns or throws.
 ReadsResult run_reads(const ReadsParams& p, const std::vector<std::string>& allowed,

@@ -149,6 +149,9 @@ const ParamTable<Pg18Settings>& pg18_settings_params() {
         number_row<S, &S::effective_io_concurrency>(
             integer_param("effective_io_concurrency", pg18.effective_io_concurrency, 0, 1000,
                           "effective_io_concurrency")),
+        number_row<S, &S::maintenance_io_concurrency>(
+            integer_param("maintenance_io_concurrency", pg18.maintenance_io_concurrency, 0, 1000,
+                          "maintenance_io_concurrency")),
         number_row<S, &S::shared_buffers>(integer_param("shared_buffers", pg18.shared_buffers, 16,
                                                         1073741823,
                                                         "shared_buffers, in 8 kB blocks")),

@@ -23,6 +23,7 @@ struct Pg18Settings {
     // a read stream's distance (uringprobe_advise() reads with them).
     int io_workers = 3;
     int effective_io_concurrency = 16;
+    int maintenance_io_concurrency = 16;
     // What a read stream may pin, and reads at a time: in 8 kB blocks.
     int shared_buffers = 16384;
     int io_combine_limit = 16;

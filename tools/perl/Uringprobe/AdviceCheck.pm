@@ -1,17 +1,20 @@
 # Advice is a claim about a workload: each row uringprobe_advise() gave in
 # a make bench run, checked on the workload it is for in the same run's
-# runs files — the advised setting against the current (or, for "keep",
-# against the alternative):
-#   file_extend_method (<fs>)  concurrent COPY into a table in that
+# runs files — the advised value against the current (or, for a keep,
+# against the alternative; never a value against itself). Rows are read by
+# their columns (setting, scope_name, action, value, current,
+# needs_version, decided_by, measured_in, margin), never from their prose:
+#   file_extend_method (<ts>)  concurrent COPY into a table in that
 #                              tablespace, in the advised server's own
 #                              cluster (advise-checks.tsv: bench/advise.pl
 #                              runs it beside the call), else concurrent
 #                              COPY on that filesystem (copy), at the
 #                              advice's concurrency where it ran
-#   io_method                  where the read gain decided it: cold
+#   io_method                  where cold reads decided it: cold
 #                              sequential scans of a table in the tablespace
-#                              the gain was measured in (advise-checks.tsv),
-#                              else on that storage (reads); else
+#                              they were measured in (advise-checks.tsv),
+#                              else on that storage (reads, the storage
+#                              from advise-tablespaces.tsv); else
 #                              connection churn at its max_connections
 #                              (churn)
 #   ring layout                connection churn under io_uring on the
@@ -21,7 +24,8 @@
 # (within the noise: the effect is given), contradicted (moved the other
 # way by more than $contradiction_margin, the interval excluding no
 # change; a "keep" because no difference beyond N% was shown: the whole
-# interval beyond N%: make bench fails), not checked (why); a COPY's
+# interval beyond N%: make bench fails; a keep claims its margin), not
+# checked (why); a COPY's
 # move larger than extension's share of its time is not the setting's
 # (within_share). Pure: reads files only.
 package Uringprobe::AdviceCheck;
@@ -33,7 +37,7 @@ use Uringprobe::Stats;
 use Uringprobe::Manifest qw(file_of);
 use Uringprobe::TsvRows qw(ok_rows rows_where values_where);
 
-our @EXPORT = qw(check_advice advised_pair decided_by_reads);
+our @EXPORT = qw(check_advice advised_pair decided_by_reads tablespace_storage);
 
 # A workload moved against the advice by less than this is noise, not a
 # contradiction, whatever its interval (3 runs a side: their extremes).
@@ -82,45 +86,57 @@ sub within_share
 			  . 'not the setting\'s doing', 100 * $move, 100 * $share, $operation, $slower) };
 }
 
+# The other value of a setting with two to choose from.
+my %alternative = (
+	file_extend_method => { posix_fallocate => 'write_zeros', write_zeros => 'posix_fallocate' },
+	io_method => { io_uring => 'worker', worker => 'io_uring', sync => 'io_uring' },
+);
+
 # The two values an advice row's workload runs under, advised first: the
-# advised one against the current, or for a "keep" the alternative not
-# taken; () where the row advises no value of file_extend_method or
-# io_method.
+# advised one against the current, or for a keep the alternative not
+# taken (io_method: io_uring against worker); () where the row advises no
+# value of file_extend_method or io_method, or a server before 18 (its
+# claims are for 18), and never a value against itself.
 sub advised_pair
 {
 	my ($row) = @_;
-	my ($setting, $advice, $current) = @$row{qw(setting advice current)};
-	return () if $advice =~ /^(?:on PostgreSQL 18|none)/ || $current =~ /^none /;
-	my $keep = $advice =~ /^keep /;
-	if ($setting =~ /^file_extend_method \(\w+\)$/)
-	{
-		my ($value) = $advice =~ /file_extend_method = (\w+)/ or return ();
-		return ($value, $keep ? ($value eq 'write_zeros' ? 'posix_fallocate' : 'write_zeros') : $current);
-	}
-	if ($setting eq 'io_method')
-	{
-		my ($value) = $advice =~ /io_method = (\w+)/ or return ();
-		my $other = $value eq 'io_uring' ? $current eq 'io_uring' ? 'worker' : $current : 'io_uring';
-		return ($value, $other eq $value ? 'worker' : $other);
-	}
-	return ();
+	my ($setting, $action, $value, $current) = @$row{qw(setting action value current)};
+	# a depth raised or lowered: against the current one
+	return $action =~ /^(?:raise|lower)$/ && $value ne $current ? ($value, $current) : ()
+	  if $setting =~ /^(?:effective|maintenance)_io_concurrency$/;
+	my $alt = $alternative{$setting} or return ();
+	return () if $action eq 'none' || ($value // '') eq '' || !$alt->{$value} || ($row->{needs_version} // '') ne '';
+	my $other = $action eq 'keep' || !$alt->{ $current // '' } ? $alt->{$value} : $current;
+	$other = $alt->{$value} if $other eq $value;
+	return $other eq $value ? () : ($value, $other);
 }
 
-# The tablespace an io_method row's cold-read gain was measured in, where
-# that gain decided the advice (not within the noise, not from memory).
+# The filesystem or storage kind (the benchmarks' name for it) of
+# tablespace $space of the advise cluster of $server
+# (advise-tablespaces.tsv), undef where it made none of that name.
+sub tablespace_storage
+{
+	my ($dir, $server, $space) = @_;
+	my ($st) = map { $_->{storage} }
+	  rows_where(ok_rows($dir, file_of(advise => 'tablespaces')), server => $server, tablespace => $space);
+	return $st;
+}
+
+# The tablespace an io_method row's cold reads were measured in, where
+# they decided it.
 sub decided_by_reads
 {
 	my ($row) = @_;
-	return undef unless $row->{setting} eq 'io_method';
-	return undef if $row->{evidence} !~ /^cold reads on tablespace (\S+) / || $row->{evidence} =~ /connection cost decides|served from memory/;
-	return $1;
+	return undef unless $row->{setting} eq 'io_method' && ($row->{decided_by} // '') eq 'cold reads';
+	return $row->{measured_in};
 }
 
-# A "keep" row's claimed margin: "no difference beyond N% shown" -> N/100.
+# A keep's claimed margin: the difference it held the other value to
+# (no difference beyond it shown).
 sub claimed_within
 {
 	my ($row) = @_;
-	return $row->{advice} =~ /^keep .*no difference beyond ([\d.]+)% shown/ ? $1 / 100 : undef;
+	return $row->{action} eq 'keep' && ($row->{margin} // '') ne '' ? $row->{margin} : undef;
 }
 
 # The advise cluster's own check of $row (advise-checks.tsv), if it ran:
@@ -128,7 +144,8 @@ sub claimed_within
 sub own_check
 {
 	my ($dir, $row, $value, $other) = @_;
-	my $checks = [ grep { $_->{server} eq $row->{server} && $_->{setting} eq $row->{setting} } @{ ok_rows($dir, file_of(advise => 'checks')) } ];
+	my $checks = [ grep { $_->{server} eq $row->{server} && $_->{setting} eq $row->{setting} && $_->{scope_name} eq $row->{scope_name} }
+		  @{ ok_rows($dir, file_of(advise => 'checks')) } ];
 	return undef unless @$checks;
 	my $r = judge(values_where($checks, 'seconds', value => $value), values_where($checks, 'seconds', value => $other),
 		"$checks->[0]{workload}: $value against $other", claimed_within($row));
@@ -141,21 +158,21 @@ sub own_check
 }
 
 # The servers before PostgreSQL 18 among the rows (their io_method row
-# says there is none), as a set.
+# needs 18), as a set.
 sub pre18_servers
 {
 	my ($rows) = @_;
-	return map { $_->{server} => 1 } grep { $_->{setting} eq 'io_method' && $_->{current} =~ /^none / } @{ $rows // [] };
+	return map { $_->{server} => 1 } grep { $_->{setting} eq 'io_method' && ($_->{needs_version} // '') ne '' } @{ $rows // [] };
 }
 
-# The ring layout rows of the run's PostgreSQL 18 servers (a server
-# before 18 says so in its io_method row: "none (...)"; its ring layout
-# row is a claim for 18).
+# The ring layout rows of the run's PostgreSQL 18 servers that have rings
+# (a server before 18's ring layout row is a claim for 18).
 sub pg18_layout_rows
 {
 	my ($rows) = @_;
 	my %pre18 = pre18_servers($rows);
-	return grep { $_->{setting} eq 'ring layout' && !$pre18{ $_->{server} } && $_->{current} !~ /^none/ } @{ $rows // [] };
+	return grep { $_->{setting} eq 'ring layout' && !$pre18{ $_->{server} } && $_->{current} =~ /^(?:one region|separate)$/ }
+	  @{ $rows // [] };
 }
 
 # A row of a server before PostgreSQL 18 about what to set on 18 (its
@@ -167,11 +184,11 @@ sub pg18_claim
 {
 	my ($dir, $row, $rows) = @_;
 	my @layouts = pg18_layout_rows($rows);
-	my ($region) = map { $_->{server} } grep { $_->{current} =~ /^one region/ } @layouts;
-	my ($separate) = map { $_->{server} } grep { $_->{current} =~ /^separate/ } @layouts;
+	my ($region) = map { $_->{server} } grep { $_->{current} eq 'one region' } @layouts;
+	my ($separate) = map { $_->{server} } grep { $_->{current} eq 'separate' } @layouts;
 	my $churn = ok_rows($dir, file_of(churn => 'runs'));
 	my $mc = $row->{max_connections};
-	if ($row->{setting} eq 'ring layout' && $row->{advice} =~ /^one region/)
+	if ($row->{setting} eq 'ring layout' && $row->{value} eq 'one region')
 	{
 		return { verdict => 'not checked', effect => 'a claim for PostgreSQL 18: no servers of both layouts in this run' }
 		  unless $region && $separate;
@@ -180,12 +197,12 @@ sub pg18_claim
 			"on PostgreSQL 18, connection churn under io_uring at max_connections $mc: one region ($region) "
 			  . "against separate mappings ($separate)");
 	}
-	if ($row->{setting} eq 'io_method' && $row->{advice} =~ /io_method = (\w+)/)
+	if ($row->{setting} eq 'io_method' && ($alternative{io_method}{ $row->{value} } // '') ne '')
 	{
-		my $value = $1;
-		my $other = $value eq 'io_uring' ? 'worker' : 'io_uring';
+		my $value = $row->{value};
+		my $other = $alternative{io_method}{$value};
 		my ($mine) = grep { $_->{server} eq $row->{server} && $_->{setting} eq 'ring layout' } @{ $rows // [] };
-		my $twin = ($mine && $mine->{current} =~ /^one region/) ? $region : $separate;
+		my $twin = ($mine && $mine->{current} eq 'one region') ? $region : $separate;
 		return { verdict => 'not checked', effect => 'a claim for PostgreSQL 18: no server of that ring layout in this run' }
 		  unless $twin;
 		my %m = (server => $twin, max_connections => $mc);
@@ -203,7 +220,7 @@ sub check_ulimit
 	my ($dir, $row, $rows, $pre18) = @_;
 	my $server = $row->{server};
 	return { verdict => 'not checked', effect => 'a limit to raise: the benchmark runs under the limits it has' }
-	  unless $row->{advice} =~ /^keep /;
+	  unless $row->{action} eq 'keep';
 	my $churn = ok_rows($dir, file_of(churn => 'runs'));
 	my %m = (io_method => 'io_uring', max_connections => $row->{max_connections});
 	my ($ran) = grep { @{ values_where($churn, 'conn_ms', %m, server => $_) } } $pre18
@@ -229,6 +246,7 @@ sub check_extend_method
 	return { verdict => 'not checked', effect => "the copy benchmark ran no COPY on $fs on $server" } unless @here;
 	my @clients = sort { $a <=> $b } distinct(map { $_->{clients} } @here);
 	# the advice's sessions (4) where COPY ran with as many clients
+	# (make bench names a filesystem's tablespace after it)
 	my ($clients) = ((grep { $_ == 4 } @clients), $clients[-1]);
 	my @ios = distinct(map { $_->{io_method} } @here);
 	my ($io) = ((grep { $_ eq 'worker' } @ios), @ios);
@@ -256,9 +274,9 @@ sub check_io_method_reads
 	my $reads = ok_rows($dir, file_of(reads => 'runs'));
 	my @here = grep { $_->{server} eq $server && $_->{workload} eq 'seqscan' } @$reads;
 	return { verdict => 'not checked', effect => "the reads benchmark ran no cold scan on $server" } unless @here;
-	# (advise names a storage kind's tablespace after it: latency_1ms)
-	my ($space) = $row->{evidence} =~ /^cold reads on tablespace (\S+) /;
-	my ($st) = grep { s/[^a-z0-9]/_/gr eq $space } distinct(map { $_->{storage} } @here);
+	my $space = $row->{measured_in};
+	my $on = tablespace_storage($dir, $server, $space) // '';
+	my ($st) = grep { $_ eq $on } distinct(map { $_->{storage} } @here);
 	return { verdict => 'not checked',
 		effect => "the read gain was measured on tablespace $space, a storage the reads benchmark did not measure" }
 	  unless $st;
@@ -283,16 +301,29 @@ sub check_io_method
 		"connection churn at max_connections $row->{max_connections}: io_method $value against $other");
 }
 
+# effective_io_concurrency of a tablespace, raised or lowered: the advise
+# cluster's cold bitmap heap scans there under the advised and the current
+# value. A kept one, and maintenance_io_concurrency (VACUUM's reads), run
+# no workload of their own yet.
+sub check_io_concurrency
+{
+	my ($dir, $row) = @_;
+	my ($value, $other) = advised_pair($row)
+	  or return { verdict => 'not checked', effect => "kept at $row->{current}: no other depth was advised to run against" };
+	return own_check($dir, $row, $value, $other)
+	  // { verdict => 'not checked', effect => "no workload of this run ran $row->{setting} at $value and $other" };
+}
+
 # The ring layout: connection churn under io_uring on the server of each
 # layout.
 sub check_ring_layout
 {
 	my ($dir, $row, $rows) = @_;
 	my $server = $row->{server};
-	my $region = $row->{current} =~ /^one region/;
+	my $region = $row->{current} eq 'one region';
 	# the server of the other layout, as its own advice row says
 	my ($twin) = map { $_->{server} }
-	  grep { $_->{server} ne $server && ($_->{current} =~ /^one region/) != $region } pg18_layout_rows($rows);
+	  grep { $_->{server} ne $server && ($_->{current} eq 'one region') != $region } pg18_layout_rows($rows);
 	return { verdict => 'not checked', effect => 'no server of the other layout measured in this run' } unless $twin;
 	my ($with_region, $separate) = $region ? ($server, $twin) : ($twin, $server);
 	my $churn = ok_rows($dir, file_of(churn => 'runs'));
@@ -309,16 +340,18 @@ sub check_ring_layout
 sub check_advice
 {
 	my ($dir, $row, $rows) = @_;
-	my ($setting, $advice) = @$row{qw(setting advice)};
-	# before PostgreSQL 18 (its io_method row says there is none): claims for 18
+	my $setting = $row->{setting};
+	# before PostgreSQL 18 (its io_method row needs 18): claims for 18
 	my $pre18 = { pre18_servers($rows) }->{ $row->{server} };
 	return check_ulimit($dir, $row, $rows, $pre18) if $setting =~ /^ulimit/;
 	return { verdict => 'not checked', effect => "the call's own budget (it took $row->{seconds} s of $row->{budget} s)" }
 	  if $setting eq 'budget';
-	return { verdict => 'not checked', effect => 'nothing to set on this server' } if $advice =~ /^none/;
-	return pg18_claim($dir, $row, $rows) if $pre18 || $advice =~ /^on PostgreSQL 18/;
-	return check_extend_method($dir, $row, $1) if $setting =~ /^file_extend_method \((\w+)\)$/;
+	return { verdict => 'not checked', effect => 'nothing to set on this server' } if $row->{action} eq 'none';
+	return pg18_claim($dir, $row, $rows) if $pre18;
+	return check_extend_method($dir, $row, tablespace_storage($dir, $row->{server}, $row->{scope_name}) // $row->{scope_name})
+	  if $setting eq 'file_extend_method';
 	return check_io_method($dir, $row) if $setting eq 'io_method';
+	return check_io_concurrency($dir, $row) if $setting =~ /^(?:effective|maintenance)_io_concurrency$/;
 	return check_ring_layout($dir, $row, $rows) if $setting eq 'ring layout';
 	return { verdict => 'not checked', effect => 'no workload is declared for this setting' };
 }

@@ -13,6 +13,7 @@ use warnings;
 use Exporter 'import';
 use PostgreSQL::Test::Utils;
 use Test::More;
+use Uringprobe::AdviseCall;
 use Uringprobe::Cluster;
 
 our @EXPORT = qw(check_io_uring_refused);
@@ -60,16 +61,16 @@ sub check_calls
 sub check_advice_refused
 {
 	my ($node, $server, $name, $cause) = @_;
-	my %advice = map { my @c = split /\x1f/, $_, 4; ($c[0] => { advice => $c[1], confidence => $c[2], evidence => $c[3] }) }
-	  split /\n/, $node->safe_psql('postgres',
-		"SELECT concat_ws(E'\\x1f', setting, advice, confidence, evidence) FROM uringprobe_advise(budget => '2 s')");
+	my %advice = map { row_key($_) => $_ } advise_rows($node, "budget => '2 s'");
 	my $on18 = $server->{major} >= 18 ? '' : 'on PostgreSQL 18: ';
 	is($advice{io_method}{advice}, "${on18}io_method = worker", "$name: the advice is io_method = worker");
 	is($advice{io_method}{confidence}, 'high', "$name: with confidence high");
 	like($advice{io_method}{evidence}, qr/^io_uring_setup fails in this process: EPERM .*$cause/,
 		"$name: because io_uring is refused, naming the cause");
-	like($advice{'ring layout'}{evidence}, qr/^fork cost not measured: this process cannot create a ring/,
+	is("$advice{io_method}{value} $advice{io_method}{decided_by}", 'worker io_uring_setup', "$name: ... as data");
+	like($advice{'ring layout'}{evidence}, qr/; fork cost not measured: this process cannot create a ring/,
 		"$name: the fork cost is not measured, and says why");
+	is($advice{'ring layout'}{action}, 'none', "$name: no ring layout to choose");
 	like($advice{io_method}{evidence}, qr/NO_MMAP and DEFER_TASKRUN unknown \(no ring could be created: EPERM\)/,
 		"$name: the kernel's setup flags are unknown without a ring, not refused");
 }

@@ -16,7 +16,8 @@
 #   files: [{ id, file, runs (its rows are runs: { key => [columns naming
 #     a cell], metrics => [[metric, 'lower'|'higher'], ...], name => the
 #     spread table's name where not the benchmark's }), table (shown: {
-#     caption, width }), terminal (printed, not in the report), sparse (may
+#     caption, width }), terminal (printed, not in the report: { caption,
+#     width, columns (those printed, where not all) }), sparse (may
 #     hold no row: a comparison that needs two configurations) }]
 #   shown: the ids of its tables in the order the report shows them (where
 #   not the files' order)
@@ -76,8 +77,9 @@ my @benchmarks = (
 				file => 'advise.tsv',
 				terminal => {
 					caption =>
-					  "uringprobe_advise() on each server (report.md opens with it, the figures behind each row beside it):",
-					width => 40
+					  "uringprobe_advise() on each server (report.md opens with it, the prose and figures behind each row beside it):",
+					width => 24,
+					columns => [qw(server setting scope_name current action value confidence decided_by ratio)]
 				}
 			},
 			# each advice row's workload, under the advised value and the other
@@ -86,8 +88,10 @@ my @benchmarks = (
 				id => 'checks',
 				file => 'advise-checks.tsv',
 				sparse => 1,
-				runs => { key => [qw(server setting value)], metrics => [ [ seconds => 'lower' ] ], name => 'advise-checks' }
+				runs => { key => [qw(server setting scope_name value)], metrics => [ [ seconds => 'lower' ] ], name => 'advise-checks' }
 			},
+			# the storage each tablespace the advise cluster made is on
+			{ id => 'tablespaces', file => 'advise-tablespaces.tsv', sparse => 1 },
 		],
 		variables => [
 			[ URINGPROBE_ADVISE_BUDGET => 20, 'seconds each server\'s call may take', { quick => 12, tiny => 1 } ],

@@ -9,7 +9,8 @@ use Exporter 'import';
 use MIME::Base64;
 use Uringprobe::Manifest qw(heading);
 use Uringprobe::Report::Baseline qw(baseline_lines);
-use Uringprobe::Report::Markdown qw(advice_intro findings_intro check_text);
+use Uringprobe::AdviseCall qw(row_key);
+use Uringprobe::Report::Markdown qw(advice_intro findings_intro check_text action_text decision_text scope_text);
 use Uringprobe::Report::Results qw(advice_sources);
 use Uringprobe::TextTable qw(read_tsv);
 
@@ -46,6 +47,11 @@ th { background: #eee; }
 tr.noisy td { background: #fff6d5; }
 tr.regression td { background: #f8d0d0; }
 tr.confidence-low td { color: #666; }
+table.advice { table-layout: fixed; width: 100%; max-width: 70em; }
+table.advice td { overflow-wrap: anywhere; vertical-align: top; }
+table.advice tr.why td { border-top: none; font-size: 95%; }
+table.advice .mark { font-weight: bold; }
+.held { color: #176f2c; } .contradicted { color: #b00020; }
 figure { margin: 1em 0; }
 figure svg { max-width: 100%; height: auto; }
 </style></head><body>
@@ -75,6 +81,12 @@ END
 	return "$html</body></html>\n";
 }
 
+# A verdict as a mark to scan the table by.
+my %marks = (held => '&#10003;', 'not shown' => '~', contradicted => '&#10007;', 'not checked' => '&#8211;');
+
+# Each server's rows as a table to read at a glance (setting, where, now,
+# what to do, confidence, the check's mark), the prose and figures of
+# each folded in the row below it.
 sub advice_html
 {
 	my ($r) = @_;
@@ -84,17 +96,26 @@ sub advice_html
 	{
 		my $f = $r->{advice}{$server}[0];
 		$html .= '<h3>' . esc("$server ($f->{io_method}, max_connections $f->{max_connections}; the call took "
-			  . "$f->{seconds} s of a $f->{budget} s budget)") . "</h3>\n<table class=\"advice\"><tr><th>setting</th><th>now</th>"
-		  . "<th>advice</th><th>confidence</th><th>cost</th><th>checked on its workload</th><th>evidence</th><th>see</th></tr>\n";
+			  . "$f->{seconds} s of a $f->{budget} s budget)") . "</h3>\n<table class=\"advice\">"
+		  . '<colgroup><col style="width:16%"><col style="width:14%"><col style="width:14%"><col style="width:20%">'
+		  . '<col style="width:10%"><col style="width:26%"></colgroup>'
+		  . "<tr><th>setting</th><th>for</th><th>now</th><th>to do</th><th>confidence</th><th>checked on its workload</th></tr>\n";
 		for my $a (@{ $r->{advice}{$server} })
 		{
+			my $verdict = $a->{check} ? $a->{check}{verdict} : 'not checked';
+			(my $class = $verdict) =~ s/ /-/g;
 			my $see = join('<br>', map { '<a href="#bench-' . esc($_->[0]) . '">' . esc("$_->[0]: $_->[1]") . '</a>' }
 				  advice_sources($r, $a));
 			$html .= '<tr class="confidence-' . esc($a->{confidence}) . '"><td>' . esc($a->{setting}) . '</td><td>'
-			  . esc($a->{current}) . '</td><td><b>' . esc($a->{advice}) . '</b></td><td>' . esc($a->{confidence})
-			  . '</td><td>' . esc($a->{cost}) . '</td><td>' . esc(check_text($a))
-			  . '</td><td><details><summary>figures</summary>' . esc($a->{evidence})
-			  . "</details></td><td>$see</td></tr>\n";
+			  . esc(scope_text($a)) . '</td><td>' . esc($a->{current}) . '</td><td><b>' . esc(action_text($a))
+			  . '</b></td><td>' . esc($a->{confidence}) . "</td><td class=\"$class\"><span class=\"mark\">"
+			  . ($marks{$verdict} // '?') . '</span> ' . esc($verdict) . "</td></tr>\n"
+			  . '<tr class="why"><td colspan="6"><details><summary>' . esc($a->{advice}) . '</summary><ul>'
+			  . '<li>decided by ' . esc(decision_text($a)) . '</li>'
+			  . ($a->{cost} ne '' ? '<li>cost: ' . esc($a->{cost}) . '</li>' : '')
+			  . '<li>evidence: ' . esc($a->{evidence}) . '</li>'
+			  . '<li>checked on its workload: ' . esc(check_text($a)) . '</li>'
+			  . ($see ne '' ? "<li>see: $see</li>" : '') . "</ul></details></td></tr>\n";
 		}
 		$html .= "</table>\n";
 	}

@@ -5,12 +5,13 @@ package Uringprobe::Report::Markdown;
 use strict;
 use warnings;
 use Exporter 'import';
+use Uringprobe::AdviseCall qw(row_key);
 use Uringprobe::Manifest qw(heading);
 use Uringprobe::Report::Baseline qw(baseline_lines);
 use Uringprobe::Report::Results qw(advice_sources);
 use Uringprobe::TextTable;
 
-our @EXPORT = qw(report_markdown advice_intro findings_intro check_text);
+our @EXPORT = qw(report_markdown advice_intro findings_intro check_text action_text decision_text scope_text);
 
 # What the advice section and the findings say of themselves (the HTML
 # report too).
@@ -63,6 +64,36 @@ sub report_markdown
 	return $md;
 }
 
+# An advice row's columns in words: what it does with the setting
+# ("set write_zeros", "raise to 1982", "keep worker", "none"), with the
+# version it needs; where it applies; what decided it, with the ratio,
+# its interval and the margin a change had to clear.
+sub action_text
+{
+	my ($a) = @_;
+	return 'none' if $a->{action} eq 'none' || ($a->{value} // '') eq '';
+	my $v = $a->{needs_version} ? sprintf(' (on PostgreSQL %d.%d)', int($a->{needs_version} / 10000), $a->{needs_version} % 10000) : '';
+	$v =~ s/\.0\)$/)/;
+	return ($a->{action} =~ /^(?:raise|lower)$/ ? "$a->{action} to" : $a->{action}) . " $a->{value}$v";
+}
+
+sub scope_text
+{
+	my ($a) = @_;
+	return ($a->{scope} // '') . (($a->{scope_name} // '') eq '' ? '' : " $a->{scope_name}");
+}
+
+sub decision_text
+{
+	my ($a) = @_;
+	my $by = $a->{decided_by} // '';
+	return 'nothing measured' . (($a->{not_measured} // '') eq '' ? '' : ": $a->{not_measured}") if $by eq '';
+	return $by if ($a->{ratio} // '') eq '';
+	return sprintf('%s%s: %s %.2f (%.2f-%.2f), margin %.0f%%', $by,
+		($a->{measured_in} // '') eq '' ? '' : " in $a->{measured_in}", $a->{ratio_of}, $a->{ratio}, $a->{ratio_lo},
+		$a->{ratio_hi}, 100 * $a->{margin});
+}
+
 # An advice row's check: its verdict and the effect on the workload, and
 # where the advice was sure and the workload did not agree, that too.
 sub check_text
@@ -87,8 +118,9 @@ sub advice_markdown
 		for my $a (@{ $r->{advice}{$server} })
 		{
 			my @see = advice_sources($r, $a);
-			$md .= "- **$a->{setting}**: $a->{advice} (confidence $a->{confidence}; now $a->{current})"
-			  . ($a->{cost} ne '' ? "; cost: $a->{cost}" : '') . "\n  - evidence: $a->{evidence}\n"
+			$md .= '- **' . row_key($a) . '**: ' . action_text($a) . " (now $a->{current}; confidence $a->{confidence}; "
+			  . 'decided by ' . decision_text($a) . ")\n  - advice: $a->{advice}\n"
+			  . ($a->{cost} ne '' ? "  - cost: $a->{cost}\n" : '') . "  - evidence: $a->{evidence}\n"
 			  . "  - checked on its workload: " . check_text($a) . "\n"
 			  . (@see ? '  - see: ' . join('; ', map { "$_->[0] ($_->[1])" } @see) . "\n" : '');
 		}

@@ -23,6 +23,7 @@ use JSON::PP ();
 use Uringprobe::Manifest qw(file_of runs_specs);
 use Uringprobe::Findings;
 use Uringprobe::AdviceCheck;
+use Uringprobe::AdviseCall qw(row_key);
 use Uringprobe::Stats;
 use Uringprobe::TextTable qw(read_tsv);
 use Uringprobe::TsvRows qw(rows rows_where);
@@ -342,9 +343,9 @@ sub advice_sources
 		push @see, [ reads => "cold reads under each io_method, $server" ]
 		  if $ran{reads} && rows_where(rows($r->{dir}, file_of(reads => 'speedup')), server => $server);
 	}
-	elsif ($a->{topic} eq 'file_extend_method' && $a->{setting} =~ /\((\w+)\)$/)
+	elsif ($a->{setting} eq 'file_extend_method' && $a->{scope_name} ne '')
 	{
-		my $fs = $1;
+		my $fs = tablespace_storage($r->{dir}, $server, $a->{scope_name}) // $a->{scope_name};
 		push @see, [ extend => "extension sized by waiters on $fs" ]
 		  if $ran{extend} && rows_where(rows($r->{dir}, file_of(extend => 'sizing')), fs => $fs);
 		push @see, [ copy => "concurrent COPY on $fs, $server" ]
@@ -375,7 +376,7 @@ sub read_advice
 	# each row checked on the workload it is for, in this run
 	my @all = map { @{ $advice{$_} } } @servers;
 	$_->{check} = check_advice($r->{dir}, $_, \@all) for @all;
-	$r->{contradicted} = [ map { "$_->{server} $_->{setting}" } grep { $_->{check}{verdict} eq 'contradicted' } @all ];
+	$r->{contradicted} = [ map { "$_->{server} " . row_key($_) } grep { $_->{check}{verdict} eq 'contradicted' } @all ];
 	@$r{qw(advice_servers advice)} = (\@servers, \%advice);
 	return;
 }
