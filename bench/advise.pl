@@ -28,7 +28,7 @@
 #       reads were measured in, the server restarted into each io_method
 #       and the table's pages dropped from the page cache first;
 #   effective_io_concurrency (<space>), raised or lowered, on a storage
-#       kind that makes reads wait  a cold bitmap heap scan of 1% of such a
+#       kind that makes reads wait  a cold bitmap heap scan of 0.25% of such a
 #       table's rows in that tablespace, under the advised and the current
 #       value (ALTER TABLESPACE ... SET), the server restarted for each.
 # (io_method decided by the connection cost and the ring layout are
@@ -175,6 +175,17 @@ sub check_rows
 {
 	my ($server, $node, $io_method, $waits, @rows) = @_;
 	my $has_fem = $node->safe_psql('postgres', "SELECT count(*) FROM pg_settings WHERE name = 'file_extend_method'");
+	# the table the scans read, one per tablespace, made once
+	my %tables;
+	my $table_in = sub {
+		my ($space) = @_;
+		return $tables{$space} //= do
+		{
+			my $t = "advise_check_$space";
+			create_read_table($node, $t, $space, $table_mb * $read_table_rows_per_mb);
+			$t;
+		};
+	};
 	for my $row (@rows)
 	{
 		my @pair = advised_pair($row) or next;
@@ -184,14 +195,15 @@ sub check_rows
 		}
 		elsif (defined(my $space = decided_by_reads($row)))
 		{
-			check_cold_scan($server, $node, $row, $space, @pair);
+			check_cold_scan($server, $node, $row, $space, $table_in->($space), @pair);
 			use_io_method($node, $io_method);
 		}
 		elsif ($row->{setting} eq 'effective_io_concurrency' && $waits->{ $row->{scope_name} })
 		{
-			check_bitmap_scan($server, $node, $row, @pair);
+			check_bitmap_scan($server, $node, $row, $table_in->($row->{scope_name}), @pair);
 		}
 	}
+	$node->safe_psql('postgres', "DROP TABLE $_") for values %tables;
 	return;
 }
 
@@ -239,11 +251,16 @@ sub check_copy
 	return;
 }
 
-# $node restarted under io_method $m (worker: its io_workers as set).
+# $node restarted under io_method $m (worker: its io_workers as set);
+# where it runs under $m already, restarted only if $always.
 sub use_io_method
 {
-	my ($node, $m) = @_;
-	return if $node->safe_psql('postgres', 'SHOW io_method') eq $m;
+	my ($node, $m, $always) = @_;
+	if ($node->safe_psql('postgres', 'SHOW io_method') eq $m)
+	{
+		$node->restart if $always;
+		return;
+	}
 	$node->append_conf('postgresql.conf', "io_method = $m\n");
 	$node->restart;
 	my $got = $node->safe_psql('postgres', 'SHOW io_method');
@@ -253,14 +270,13 @@ sub use_io_method
 
 # $row's two effective_io_concurrency values of its tablespace taking
 # turns (ALTER TABLESPACE ... SET, as advised): a cold bitmap heap scan of
-# 1% of a table's rows there, placed at random (the pages dropped from the
-# page cache, the server restarted: none in shared buffers).
+# 0.25% of table $t's rows there, placed at random (the pages dropped from
+# the page cache, the server restarted: none in shared buffers).
 sub check_bitmap_scan
 {
-	my ($server, $node, $row, @depths) = @_;
+	my ($server, $node, $row, $t, @depths) = @_;
 	my ($setting, $space) = @$row{qw(setting scope_name)};
-	my $workload = "cold bitmap heap scan of 1% of $table_mb MB in tablespace $space";
-	create_read_table($node, 'advise_check_bitmap', $space, $table_mb * $read_table_rows_per_mb);
+	my $workload = "cold bitmap heap scan of 0.25% of $table_mb MB in tablespace $space";
 	my $bitmap = 'SET enable_seqscan = off; SET enable_indexscan = off; SET enable_indexonlyscan = off;';
 	repeat_rounds('advise-checks', [ map { "$server->{name}\t$setting\t$space\t$_" } @depths ], $check_rounds, sub {
 		my ($id, $round, $label) = @_;
@@ -269,40 +285,38 @@ sub check_bitmap_scan
 			server => $server->{name}, setting => cell_word($row), value => $depth);
 		$node->safe_psql('postgres', "ALTER TABLESPACE $space SET ($setting = $depth)");
 		$node->restart;
-		$node->safe_psql('postgres', "SELECT uringprobe_reads(rel => 'advise_check_bitmap', passes => 0)");
-		# (r is uniform over 0 .. 2^20 - 1: 1% of the rows below 10486)
-		my $r = measured_run($node, $bitmap, 'SELECT count(pad) FROM advise_check_bitmap WHERE r < 10486', 1,
-			$server->{major});
+		$node->safe_psql('postgres', "SELECT uringprobe_reads(rel => '$t', passes => 0)");
+		# (r is uniform over 0 .. 2^20 - 1: 0.25% of the rows below 2621)
+		my $r = measured_run($node, $bitmap, "SELECT count(pad) FROM $t WHERE r < 2621", 1, $server->{major});
 		ran("psql -d postgres <<'EOF'\n$r->{script}\nEOF");
 		run_row($checks, $server->{name}, $setting, $space, $workload, $depth, $round, sprintf('%.4f', $r->{seconds}), '');
 		return { seconds => $r->{seconds} };
 	});
-	$node->safe_psql('postgres', "DROP TABLE advise_check_bitmap; ALTER TABLESPACE $space RESET ($setting)");
+	$node->safe_psql('postgres', "ALTER TABLESPACE $space RESET ($setting)");
 	return;
 }
 
-# $row's two io_methods taking turns: a cold sequential scan of a table
+# $row's two io_methods taking turns: a cold sequential scan of table $t
 # in tablespace $space (the server restarted into the io_method, so
 # nothing of it in shared buffers; its pages dropped from the page cache).
 sub check_cold_scan
 {
-	my ($server, $node, $row, $space, @methods) = @_;
+	my ($server, $node, $row, $space, $t, @methods) = @_;
 	my $setting = $row->{setting};
 	my $workload = "cold sequential scan of $table_mb MB in tablespace $space";
-	create_read_table($node, 'advise_check_scan', $space, $table_mb * $read_table_rows_per_mb);
 	my $seqscan = "$seqscan_only SET max_parallel_workers_per_gather = 0;";
 	repeat_rounds('advise-checks', [ map { "$server->{name}\t$setting\t$_" } @methods ], $check_rounds, sub {
 		my ($id, $round, $label) = @_;
 		my (undef, undef, $m) = split /\t/, $id;
 		cell("advise check: $server->{name} $setting, $m, $label",
 			server => $server->{name}, setting => cell_word($row), value => $m);
-		use_io_method($node, $m);
-		$node->safe_psql('postgres', "SELECT uringprobe_reads(rel => 'advise_check_scan', passes => 0)");
-		my $r = measured_run($node, $seqscan, 'SELECT count(*) FROM advise_check_scan', 1, $server->{major});
+		# (restarted whatever it ran under: nothing of the table in shared buffers)
+		use_io_method($node, $m, 'restart');
+		$node->safe_psql('postgres', "SELECT uringprobe_reads(rel => '$t', passes => 0)");
+		my $r = measured_run($node, $seqscan, "SELECT count(*) FROM $t", 1, $server->{major});
 		ran("psql -d postgres <<'EOF'\n$r->{script}\nEOF");
 		run_row($checks, $server->{name}, $setting, '', $workload, $m, $round, sprintf('%.4f', $r->{seconds}), '');
 		return { seconds => $r->{seconds} };
 	});
-	$node->safe_psql('postgres', 'DROP TABLE advise_check_scan');
 	return;
 }

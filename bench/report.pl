@@ -112,5 +112,6 @@ print "report.md, report.html and results.json in $dir: " . scalar(@cells) . " c
 # advice the workload it is for contradicted in this run: a failure like a
 # regression (status 4; 3 where there are regressions too)
 my @contradicted = @{ $r->{contradicted} // [] };
+print "$r->{advice_counts}\n" if $r->{advice_counts};
 print "advice contradicted by its workload: " . join('; ', @contradicted) . " (see report.md)\n" if @contradicted;
 exit(@regressions ? 3 : @contradicted ? 4 : 0);

@@ -80,7 +80,7 @@ for my $server (servers())
 		"$server->{name}: advise's columns, the decision first");
 	my @adv = $rows_of->(@arows);
 	is(join(' | ', map { $_->{setting} . ($_->{scope_name} eq '' ? '' : " ($_->{scope_name})") } @adv),
-		'io_method | ring layout | file_extend_method (data directory) | effective_io_concurrency (data directory) | '
+		'io_method | ring layout | io_uring | file_extend_method (data directory) | effective_io_concurrency (data directory) | '
 		  . 'maintenance_io_concurrency (data directory) | ulimit -n | ulimit -l | budget',
 		"$server->{name}: advise: a row per setting, the data directory measured");
 	like((grep { $_->{setting} eq 'file_extend_method' } @adv)[0]{evidence},

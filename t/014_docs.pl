@@ -143,7 +143,7 @@ for my $line (split /\n/, $installed)
 		  or diag("engine: " . join(', ', map { "@$_" } @table));
 		my @cli_only = grep { $_->[9] eq 'no' } @rows;
 		ok(!grep({ $_->[7] !~ /^--[a-z-]+$/ } @rows), "$name: every parameter is an option of uringprobe-cli $command");
-		ok($command =~ /^(advise|environment|extend|reads)$/ ? @cli_only > 0 : !@cli_only,
+		ok($command =~ /^(advise|advise_script|environment|extend|reads)$/ ? @cli_only > 0 : !@cli_only,
 			"$name: options of the command line only: " . join(' ', map { $_->[7] } @cli_only));
 	}
 	is_deeply($d->{params}, \@in, "$name: parameters, types and defaults as documented")

@@ -157,7 +157,7 @@ for my $server (@servers)
 		"SET uringprobe.scratch_dirs = '/nonexistent, $scratch'; ");
 	rows_are_honest($rows, $cell);
 	is(join(' | ', map { row_key($_) } @$rows),
-		'io_method | ring layout | file_extend_method (pg_default) | effective_io_concurrency (pg_default) | '
+		'io_method | ring layout | io_uring | file_extend_method (pg_default) | effective_io_concurrency (pg_default) | '
 		  . 'maintenance_io_concurrency (pg_default) | ulimit -n | ulimit -l | budget',
 		"$cell: a row per setting");
 	# each read depth setting from the device's depth curve, as data

@@ -22,7 +22,11 @@ for my $server (servers())
 		cli => [ refuse_io_uring_command('EPERM') ],
 		start => { refuse_io_uring => 'EPERM' },
 		env => { 'process.seccomp' => qr/filter\t/ },
-		cause => qr/a seccomp filter \(Seccomp: filter, \d+ installed\) refuses io_uring/);
+		cause => qr/a seccomp filter \(Seccomp: filter, \d+ installed\) refuses io_uring/,
+		access => {
+			decision => 'seccomp | set | allows io_uring | refuses io_uring',
+			fix => qr/^jq '\.syscalls \+= \[\{"names": \["io_uring_setup", "io_uring_enter", "io_uring_register"\], "action": "SCMP_ACT_ALLOW"\}\]' /m
+		});
 
 	my ($out) = run_command(
 		[ refuse_io_uring_command('ENOSYS'), "$server->{bindir}/uringprobe-cli", 'environment', '--format', 'tsv' ]);

@@ -80,6 +80,10 @@ for my $run (1 .. 3)
 	  [ 'pg18-combined', $fem, 'latency_1ms', $copy, 'write_zeros', $run, 1.00 + $run / 100, 0.04 ];
 	push @checks, [ 'pg18-separate', $fem, 'latency_1ms', $copy, 'write_zeros', $run, 0.80 + $run / 100, 0.05 ],
 	  [ 'pg18-separate', $fem, 'latency_1ms', $copy, 'posix_fallocate', $run, 1.00 + $run / 100, 0.30 ],
+	  [ 'pg15', 'effective_io_concurrency', 'latency_1ms', 'cold bitmap heap scan of 0.25% of 128 MB in tablespace latency_1ms',
+		'8', $run, 0.25 + $run / 100, '' ],
+	  [ 'pg15', 'effective_io_concurrency', 'latency_1ms', 'cold bitmap heap scan of 0.25% of 128 MB in tablespace latency_1ms',
+		'1', $run, 1.00 + $run / 100, '' ],
 	  [ 'pg18-separate', 'io_method', '', $scan, 'io_uring', $run, 0.50 + $run / 100, '' ],
 	  [ 'pg18-separate', 'io_method', '', $scan, 'worker', $run, 0.90 + $run / 100, '' ];
 }
@@ -148,6 +152,12 @@ my %rows = (
 	pg15_layout => row(server => 'pg15', topic => 'io_method', setting => 'ring layout', scope => 'build',
 		action => 'set', value => 'one region', current => 'separate', needs_version => 180000),
 	pg15_fem => fem('pg_default', 'none', '', '', server => 'pg15', decided_by => ''),
+	io_uring_allowed => row(topic => 'io_method', setting => 'io_uring', scope => 'os', action => 'keep', value => 'allowed',
+		current => 'allowed', decided_by => 'io_uring_setup'),
+	pg15_eic => row(server => 'pg15', topic => 'io_concurrency', setting => 'effective_io_concurrency', scope => 'tablespace',
+		scope_name => 'latency_1ms', action => 'raise', value => '8', current => '1', decided_by => 'read depths'),
+	keep_eic => row(topic => 'io_concurrency', setting => 'effective_io_concurrency', scope => 'tablespace',
+		scope_name => 'latency_1ms', action => 'keep', value => '16', current => '16', decided_by => 'read depths'),
 	# a keep of the current value, and a set to it: never checked against itself
 	keep_worker => io_method('keep', 'worker', 'worker', decided_by => 'cold reads', measured_in => 'latency_1ms',
 		ratio => 1.02, ratio_lo => 0.97, ratio_hi => 1.06, margin => 0.1),
@@ -199,7 +209,12 @@ verdict_is('own_reads', 'held', qr/^cold sequential scan of 128 MB in tablespace
 	'io_uring advised for its read gain, checked by the advise cluster\'s own cold scans');
 verdict_is('ulimit', 'held', qr/pg18-combined started under io_uring at max_connections 950 within it and churned connections \(3 runs\)/,
 	'a limit kept: the server ran under io_uring at that max_connections');
-verdict_is('ulimit_raise', 'not checked', qr/a limit to raise/, 'a limit to raise');
+verdict_is('ulimit_raise', 'not checked', qr/a host's setting to change/, 'a limit to raise');
+verdict_is('io_uring_allowed', 'held', qr/^pg18-combined started under io_uring at max_connections 950/,
+	'io_uring allowed: the server started under it');
+verdict_is('pg15_eic', 'held', qr/^cold bitmap heap scan of 0\.25% of 128 MB in tablespace latency_1ms: 8 against 1: 0\.2\dx the time/,
+	'effective_io_concurrency raised on PostgreSQL 15 (its own setting, no claim for 18), checked by bitmap heap scans');
+verdict_is('keep_eic', 'not checked', qr/^kept at 16: no other depth was advised to run against$/, 'a depth kept');
 verdict_is('pg15_ulimit', 'held', qr/^pg18-(?:separate|combined) started under io_uring at max_connections 950 within it/,
 	'a limit kept on 15 (a claim for 18): a PostgreSQL 18 server ran under io_uring within the same limits');
 verdict_is('pg15', 'held',
@@ -242,6 +257,9 @@ is($rc, 4, 'report.pl: advice contradicted by its workload fails the run (status
 like($out, qr/advice contradicted by its workload: pg18-combined file_extend_method \(xfs\) \(see report\.md\)/,
 	'report.pl: ... naming the row');
 my $md = slurp_file("$dir/report.md");
+like($md, qr/^Advice checked on its workloads in this run: 1 held, 0 not shown, 1 contradicted, 0 not checked \(2 rows\)$/m,
+	'report.md: the verdicts counted in its opening');
+like($out, qr/^Advice checked on its workloads in this run: 1 held, /m, 'report.pl: ... and on the terminal');
 like($md, qr/- \*\*file_extend_method \(xfs\)\*\*: set write_zeros \(now posix_fallocate; confidence high; decided by extension runs in xfs: posix_fallocate \/ write_zeros seconds 2\.70 \(2\.50-2\.90\), margin 100%\)\n  - advice: file_extend_method = write_zeros\n  - evidence: .*\n  - checked on its workload: contradicted \(concurrent COPY on xfs[^\n]*; its confidence high is not borne out by the workload\n/,
 	'report.md: the row by its columns, its prose, checked, and its high confidence not borne out');
 like($md, qr/- \*\*file_extend_method \(btrfs\)\*\*: [^\n]*\n(?:  - [^\n]*\n)*?  - checked on its workload: held \(/, 'report.md: a row held');

@@ -1,6 +1,7 @@
 #include "commands.hpp"
 
 #include "advise/advise.hpp"
+#include "advise/advise_script.hpp"
 #include "cli_args.hpp"
 #include "cli_output.hpp"
 #include "cli_usage.hpp"
@@ -105,22 +106,26 @@ AdviseTarget data_directory_target(const std::string& data_directory) {
 
 } // namespace
 
-static int cmd_advise(int argc, char** argv) {
+// advise's request from the command line: the server's settings, its
+// version and tablespaces, budget and concurrency; `extra` takes an option
+// of a command that has more (true: taken).
+static AdviseRequest advise_request(int argc, char** argv, bool* tsv,
+                                    const std::function<bool(const std::string&, Args&)>& extra) {
     AdviseRequest req = bare_process_request<AdviseRequest>();
     set_defaults(advise_cli_params(), req);
     req.max_budget_seconds = kCliMaxBudgetSeconds;
     req.budget_cap_name = "the most uringprobe-cli allows";
-    bool tsv = false, extend_method_given = false;
+    bool extend_method_given = false;
     Args args(argc, argv);
     while (args.next()) {
         const std::string opt = args.opt();
         if (take_option(pg18_settings_params(), opt, args, req.server.settings) ||
-            take_option(advise_params(), opt, args, req))
+            take_option(advise_params(), opt, args, req) || (extra && extra(opt, args)))
             continue;
         if (const Param* p = take_option(advise_cli_params(), opt, args, req))
             extend_method_given = extend_method_given || p->name == "file_extend_method";
         else
-            args.common(opt, &tsv);
+            args.common(opt, tsv);
     }
     check_ranges(advise_cli_params(), req, {});
     const int major = req.server.version_num / 10000;
@@ -147,8 +152,60 @@ static int cmd_advise(int argc, char** argv) {
     }
     req.targets = targets;
     validate(req);
-    const AdviseResult r = advise(req, stop_on_interrupt());
-    print_table(advise_table(r), tsv);
+    return req;
+}
+
+static int cmd_advise(int argc, char** argv) {
+    bool tsv = false;
+    const AdviseRequest req = advise_request(argc, argv, &tsv, nullptr);
+    print_table(advise_table(advise(req, stop_on_interrupt())), tsv);
+    return exit_status();
+}
+
+// The rows of a saved advice table (a header line, then a row per line),
+// those of `server` where it names one; a usage error where the table
+// holds several servers' and none is named, or no row.
+static std::vector<AdviceRow> saved_advice(const std::string& file, const std::string& server) {
+    const std::vector<std::map<std::string, std::string>> table = read_tsv_file(file);
+    std::vector<AdviceRow> rows;
+    for (const auto& columns : table) {
+        const auto it = columns.find("server");
+        if (!server.empty() && (it == columns.end() || it->second != server))
+            continue;
+        if (server.empty() && it != columns.end() && it->second != table.front().at("server"))
+            usage_error("advise_script: " + file +
+                        " holds several servers' rows: which? (--server NAME)");
+        rows.push_back(advice_row_from(columns));
+    }
+    if (rows.empty())
+        usage_error("advise_script: no advice row" +
+                    (server.empty() ? "" : " of server " + server) + " in " + file);
+    return rows;
+}
+
+// advise's run as the script to read, then run; or with --from, a saved
+// advice table's.
+static int cmd_advise_script(int argc, char** argv) {
+    bool tsv = false;
+    ScriptSource source;
+    const AdviseRequest req =
+        advise_request(argc, argv, &tsv, [&](const std::string& opt, Args& a) {
+            return take_option(script_source_params(), opt, a, source) != nullptr;
+        });
+    if (!source.server.empty() && source.from.empty())
+        usage_error("advise_script: --server picks the rows of a table --from reads");
+    const std::vector<AdviceRow> rows = source.from.empty()
+                                            ? advise(req, stop_on_interrupt()).rows
+                                            : saved_advice(source.from, source.server);
+    const std::vector<ScriptLine> lines =
+        advice_script(rows,
+                      !source.from.empty() ? (source.server.empty() ? source.from : source.server)
+                                           : "a server of these settings",
+                      req.server.version_num);
+    if (tsv)
+        print_table(advice_script_table(lines), true);
+    else
+        std::fputs(script_text(lines).c_str(), stdout);
     return exit_status();
 }
 
@@ -200,6 +257,13 @@ std::vector<Command> commands() {
          "  (as uringprobe_advise() does in a backend; --budget at most " +
              std::to_string(kCliMaxBudgetSeconds) + " here):\n",
          sql_function("advise").params},
+        {"advise_script", cmd_advise_script, "advise_script [options]",
+         "advise_script: advise's advice as a script to read, then run (SQL for psql, a\n"
+         "  systemd drop-in for the limits, a sysctl.d file or a seccomp profile where\n"
+         "  io_uring is refused, the rest as comments), as uringprobe_advise_script()\n"
+         "  gives it; --from renders a saved advice table instead (--format tsv: each\n"
+         "  line with its part):\n",
+         sql_function("advise_script").params},
     };
     for (const SqlFunction& f : sql_functions())
         if (f.in_process.run)

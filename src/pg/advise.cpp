@@ -5,6 +5,7 @@
 #include "server_settings.hpp"
 
 #include "../engine/advise/advise.hpp"
+#include "../engine/advise/advise_script.hpp"
 #include "../engine/advise/advise_targets.hpp"
 
 #include <cstdio>
@@ -92,9 +93,16 @@ int read_tablespaces(TablespaceText** out) {
 extern "C" {
 PG_FUNCTION_INFO_V1(uringprobe_advise);
 Datum uringprobe_advise(PG_FUNCTION_ARGS);
+PG_FUNCTION_INFO_V1(uringprobe_advise_script);
+Datum uringprobe_advise_script(PG_FUNCTION_ARGS);
 }
 
-Datum uringprobe_advise(PG_FUNCTION_ARGS) {
+namespace {
+
+// Either function: the request from this server and the arguments, the
+// advice, then its rows as `table` makes them.
+template <class MakeTable>
+Datum run_advise(FunctionCallInfo fcinfo, const char* name, MakeTable table) {
     const uringprobe::pg::ServerSettingTexts settings = uringprobe::pg::read_server_settings();
     const char* file_extend_method = uringprobe::pg::setting_copy("file_extend_method");
     const int statement_timeout_ms = StatementTimeout;
@@ -111,8 +119,7 @@ Datum uringprobe_advise(PG_FUNCTION_ARGS) {
     const int ntablespaces = read_tablespaces(&tablespaces);
 
     return uringprobe::pg::run_experiment(
-        fcinfo, "uringprobe_advise", uringprobe::advise_params,
-        [&](uringprobe::AdviseRequest& req) {
+        fcinfo, name, uringprobe::advise_params, [&](uringprobe::AdviseRequest& req) {
             req.process = "backend";
             req.server = uringprobe::pg::server_facts(settings);
             req.file_extend_method = file_extend_method ? file_extend_method : "";
@@ -147,8 +154,24 @@ Datum uringprobe_advise(PG_FUNCTION_ARGS) {
                 req.budget_note = note;
                 req.budget_seconds = 0.5 * timeout;
             }
-            const uringprobe::AdviseResult r =
-                uringprobe::advise(req, uringprobe::pg::stop_requested);
-            return uringprobe::advise_table(r);
+            return table(req, uringprobe::advise(req, uringprobe::pg::stop_requested));
         });
+}
+
+} // namespace
+
+Datum uringprobe_advise(PG_FUNCTION_ARGS) {
+    return run_advise(fcinfo, "uringprobe_advise",
+                      [](const uringprobe::AdviseRequest&, const uringprobe::AdviseResult& r) {
+                          return uringprobe::advise_table(r);
+                      });
+}
+
+Datum uringprobe_advise_script(PG_FUNCTION_ARGS) {
+    return run_advise(fcinfo, "uringprobe_advise_script",
+                      [](const uringprobe::AdviseRequest& req, const uringprobe::AdviseResult& r) {
+                          return uringprobe::advice_script_table(uringprobe::advice_script(
+                              r.rows, "this server (PostgreSQL " + req.server.version + ")",
+                              req.server.version_num));
+                      });
 }

@@ -20,7 +20,8 @@ for my $server (servers())
 		cli => [],
 		start => {},
 		env => { 'kernel.io_uring_disabled' => qr/2\t/, 'process.seccomp' => qr/none\t/ },
-		cause => qr/kernel\.io_uring_disabled is 2/);
+		cause => qr/kernel\.io_uring_disabled is 2/,
+		access => { decision => 'kernel.io_uring_disabled | set | 0 | 2', fix => qr/^kernel\.io_uring_disabled = 0$/m });
 }
 
 done_testing();

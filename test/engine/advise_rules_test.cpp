@@ -116,6 +116,13 @@ ReadsSummary cold_reads(double median, double lo, double hi, int rounds = 5,
     return r;
 }
 
+// A row's decision in one line: setting, scope, scope_name, action,
+// value, current.
+std::string decision(const AdviceRow& r) {
+    return r.setting + " | " + r.scope + " | " + r.scope_name + " | " + r.action + " | " + r.value +
+           " | " + r.current;
+}
+
 bool starts_with(const std::string& s, const std::string& prefix) {
     return s.rfind(prefix, 0) == 0;
 }
@@ -434,12 +441,8 @@ TEST(AdviseRules, RingLayoutWithoutNoMmapOrIoUring) {
 
 TEST(AdviseRules, FileExtendMethodBeyondTheMarginChanges) {
     AdviceRow r = file_extend_method_advice(context(), "ts", extension(runs(2.70, 2.50, 2.90)));
-    EXPECT_EQ(r.setting, "file_extend_method");
-    EXPECT_EQ(r.scope, "tablespace");
-    EXPECT_EQ(r.scope_name, "ts");
-    EXPECT_EQ(r.action, "set");
-    EXPECT_EQ(r.value, "write_zeros");
-    EXPECT_EQ(r.current, "posix_fallocate");
+    EXPECT_EQ(decision(r),
+              "file_extend_method | tablespace | ts | set | write_zeros | posix_fallocate");
     EXPECT_EQ(r.decided_by.by, "extension runs");
     EXPECT_EQ(r.decided_by.measured_in, "ts");
     EXPECT_DOUBLE_EQ(r.decided_by.ratio, 2.70);
@@ -974,12 +977,7 @@ TEST(AdviseRules, ReadDepthThatSufficesIsTheShallowestAtNinetyPercent) {
 TEST(AdviseRules, IoConcurrencyRaisedWhereTheDepthFallsShort) {
     const AdviceRow r =
         io_concurrency_advice(roomy(), "effective_io_concurrency", "slow", 2, eight_deep());
-    EXPECT_EQ(r.setting, "effective_io_concurrency");
-    EXPECT_EQ(r.scope, "tablespace");
-    EXPECT_EQ(r.scope_name, "slow");
-    EXPECT_EQ(r.current, "2");
-    EXPECT_EQ(r.action, "raise");
-    EXPECT_EQ(r.value, "8");
+    EXPECT_EQ(decision(r), "effective_io_concurrency | tablespace | slow | raise | 8 | 2");
     EXPECT_EQ(r.confidence, "high");
     EXPECT_EQ(r.decided_by.by, "read depths");
     EXPECT_EQ(r.decided_by.ratio_of, "MB/s at depth 2 / the best depth's");
@@ -1060,4 +1058,39 @@ TEST(AdviseRules, IoConcurrencyUnmeasuredKeepsAndSaysWhy) {
     EXPECT_EQ(r.value, "16");
     EXPECT_EQ(r.confidence, "low");
     EXPECT_EQ(r.not_measured, "read depths: the budget had no room for a round");
+}
+
+// ---- io_uring access ----
+
+// What refuses io_uring, as the setting a fix changes: each cause from
+// made-up facts (the live refusals: t/021).
+TEST(AdviseRules, IoUringAccessNamesWhatRefusesIt) {
+    AdviseContext c = context();
+    AdviceRow r = io_uring_access_advice(c);
+    EXPECT_EQ(decision(r), "io_uring | os |  | keep | allowed | allowed");
+    c.ring_ok = false;
+    c.ring_err = EPERM;
+    c.refusal.io_uring_disabled = "2";
+    r = io_uring_access_advice(c);
+    EXPECT_EQ(decision(r), "kernel.io_uring_disabled | os |  | set | 0 | 2");
+    c.refusal.io_uring_disabled = "1";
+    c.refusal.io_uring_group = "1234";
+    r = io_uring_access_advice(c);
+    EXPECT_EQ(decision(r), "kernel.io_uring_disabled | os |  | set | 0 | 1");
+    EXPECT_NE(r.advice.find("kernel.io_uring_group 1234"), std::string::npos) << r.advice;
+    c.refusal.in_group = true;
+    c.refusal.seccomp_mode = 2;
+    r = io_uring_access_advice(c);
+    EXPECT_EQ(decision(r), "seccomp | os |  | set | allows io_uring | refuses io_uring");
+    c.refusal.seccomp_mode = 0;
+    r = io_uring_access_advice(c);
+    EXPECT_EQ(r.action, "none");
+    EXPECT_EQ(r.confidence, "low");
+    EXPECT_NE(r.not_measured, "");
+    c.ring_err = ENOSYS;
+    c.refusal.io_uring_disabled.clear();
+    EXPECT_EQ(decision(io_uring_access_advice(c)), "kernel | os |  | none |  | no io_uring");
+    // short of locked memory: allowed, the ulimit -l row's matter
+    c.ring_err = ENOMEM;
+    EXPECT_EQ(io_uring_access_advice(c).action, "keep");
 }

@@ -216,7 +216,7 @@ TEST(Advise, ABudgetWithoutRoomMeasuresNothingAndSaysSo) {
     const AdviseResult r = advise(req, [] { return false; });
     ASSERT_TRUE(r.outcome.is_ok());
     auto m = by_setting(r);
-    ASSERT_EQ(r.rows.size(), 11u);
+    ASSERT_EQ(r.rows.size(), 12u);
     EXPECT_EQ(m["file_extend_method (data directory)"].evidence,
               "not measured: the budget had no room for a round");
     EXPECT_EQ(m["file_extend_method (data directory)"].confidence, "low");

@@ -44,6 +44,7 @@ AdviseContext count_facts(const AdviseRequest& req, const IoUringCaps& caps) {
     c.memlock_detail = caps.memlock_detail;
     c.kernel_release = kernel_release();
     c.io_uring_disabled = read_first_line("/proc/sys/kernel/io_uring_disabled");
+    c.refusal = refusal_facts();
     return c;
 }
 
@@ -297,6 +298,7 @@ AdviseResult advise(const AdviseRequest& req, const std::function<bool()>& shoul
         fork_cost.not_measured = "this process cannot create a ring";
     res.rows.push_back(io_method_advice(c, fork_cost, slowest_reads(reads)));
     res.rows.push_back(ring_layout_advice(c, fork_cost));
+    res.rows.push_back(io_uring_access_advice(c));
     for (size_t i = 0; i < req.targets.size(); ++i)
         res.rows.push_back(file_extend_method_advice(c, req.targets[i].tablespace,
                                                      summary_of<ExtendSummary>(extension, i)));

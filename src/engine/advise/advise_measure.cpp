@@ -43,6 +43,21 @@ constexpr double kForkSeconds = 1.5e-3;
 constexpr double kRingSetupSeconds = 2 * 60e-6;
 constexpr double kExtendSecondsPerMb = 0.006;
 
+// What a per-filesystem summary says of where it ran and the rounds it
+// got: false, and why, where it got none.
+template <class Summary>
+bool where_and_rounds(Summary& s, const std::string& tablespace, const std::string& fs,
+                      const std::string& dir, const Measurement& m) {
+    s.tablespace = tablespace;
+    s.fs = fs;
+    s.dir = dir;
+    s.rounds = m.rounds;
+    s.failed = m.failed;
+    if (m.rounds == 0)
+        s.not_measured = !m.failed.empty() ? m.failed : "the budget had no room for a round";
+    return m.rounds > 0;
+}
+
 } // namespace
 
 // ---- fork cost ----
@@ -398,21 +413,15 @@ bool ReadsMeasurement::round(int round_no) {
 
 ReadsSummary ReadsMeasurement::summary() const {
     ReadsSummary s;
-    s.tablespace = tablespace_;
-    s.fs = fs_;
-    s.dir = dir_;
-    s.rounds = m_.rounds;
-    s.failed = m_.failed;
+    const bool measured = where_and_rounds(s, tablespace_, fs_, dir_, m_);
     s.workers = workers_;
     s.in_flight = in_flight_;
     s.depth_why = depth_.why;
     s.capped = capped_;
     s.block_kb = block_kb_;
     s.mb = mb_;
-    if (m_.rounds == 0) {
-        s.not_measured = !m_.failed.empty() ? m_.failed : "the budget had no room for a round";
+    if (!measured)
         return s;
-    }
     s.sync_mbps = summarize_runs(sync_);
     s.workers_mbps = summarize_runs(workers_mbps_);
     s.uring_mbps = summarize_runs(uring_);
@@ -518,19 +527,12 @@ bool DepthCurveMeasurement::round(int round_no) {
 
 DepthCurveSummary DepthCurveMeasurement::summary() const {
     DepthCurveSummary s;
-    s.tablespace = tablespace_;
-    s.fs = fs_;
-    s.dir = dir_;
-    s.rounds = m_.rounds;
-    s.failed = m_.failed;
+    const bool measured = where_and_rounds(s, tablespace_, fs_, dir_, m_);
     s.mb = mb_;
     s.direct = direct_;
     s.capped = capped_;
-    if (m_.rounds == 0) {
-        s.not_measured = !m_.failed.empty() ? m_.failed : "the budget had no room for a round";
-        return s;
-    }
-    s.points = points_;
+    if (measured)
+        s.points = points_;
     return s;
 }
 

@@ -420,6 +420,58 @@ AdviceRow ring_layout_advice(const AdviseContext& c, const ForkCostSummary& fork
     return r;
 }
 
+AdviceRow io_uring_access_advice(const AdviseContext& c) {
+    const std::string why =
+        c.ring_ok ? "" : ring_setup_hint(c.ring_err, "io_uring_setup") + "; " + kernel_text(c);
+    AdviceRow r = row("io_method", "io_uring", "os", "allowed");
+    r.decided_by = counted("io_uring_setup");
+    r.cost = "none";
+    if (c.ring_ok || c.ring_err == ENOMEM) {
+        // (ENOMEM: allowed, short of locked memory: the ulimit -l row's)
+        decide(r, "keep", "allowed", "keep: io_uring is allowed to the server's processes", "high");
+        r.evidence = c.ring_ok ? "io_uring_setup succeeds in this process; " + kernel_text(c)
+                               : "io_uring_setup fails with ENOMEM: " + why;
+        return r;
+    }
+    const char* name = strerrorname_np(c.ring_err);
+    r.evidence =
+        "io_uring_setup fails in this process: " + std::string(name ? name : "errno") + ": " + why;
+    switch (refusal_kind(c.ring_err, c.refusal)) {
+    case RefusalKind::sysctl_disabled:
+    case RefusalKind::sysctl_group:
+        r.setting = "kernel.io_uring_disabled";
+        r.current = c.refusal.io_uring_disabled;
+        decide(r, "set", "0",
+               "sysctl kernel.io_uring_disabled = 0 on the host" +
+                   std::string(c.refusal.io_uring_disabled == "1"
+                                   ? " (or the server's user in kernel.io_uring_group " +
+                                         c.refusal.io_uring_group + ")"
+                                   : ""),
+               "high");
+        break;
+    case RefusalKind::seccomp:
+        r.setting = "seccomp";
+        r.current = "refuses io_uring";
+        decide(r, "set", "allows io_uring",
+               "a seccomp profile for the server that allows io_uring_setup, io_uring_enter and "
+               "io_uring_register beside the runtime's default",
+               "high");
+        break;
+    case RefusalKind::no_kernel_support:
+        r.setting = "kernel";
+        r.current = "no io_uring";
+        decide(r, "none", "", "none: a kernel with io_uring (5.1 or later, CONFIG_IO_URING)",
+               "high");
+        break;
+    case RefusalKind::unexplained:
+        r.current = "refused";
+        decide(r, "none", "", "none: " + why, "low");
+        r.not_measured = "what refuses io_uring here (neither the sysctl nor a seccomp filter)";
+        break;
+    }
+    return r;
+}
+
 AdviceRow file_extend_method_advice(const AdviseContext& c, const std::string& tablespace,
                                     const ExtendSummary& s) {
     const bool has_setting = !c.file_extend_method.empty();

@@ -121,6 +121,11 @@ DepthJudgement judge_depth(const DepthCurveSummary& s, int setting, int pin_limi
 AdviceRow io_method_advice(const AdviseContext& c, const ForkCostSummary& fork,
                            const ReadsSummary& reads = {});
 AdviceRow ring_layout_advice(const AdviseContext& c, const ForkCostSummary& fork);
+// Whether the server's processes may use io_uring, and where they may not,
+// what refuses it as the setting a fix changes: kernel.io_uring_disabled
+// (2, or 1 outside kernel.io_uring_group), a seccomp filter (a container
+// runtime's default profile), a kernel without io_uring.
+AdviceRow io_uring_access_advice(const AdviseContext& c);
 AdviceRow file_extend_method_advice(const AdviseContext& c, const std::string& tablespace,
                                     const ExtendSummary& s);
 // `setting` effective_io_concurrency or maintenance_io_concurrency of

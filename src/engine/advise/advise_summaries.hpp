@@ -34,6 +34,7 @@ struct AdviseContext {
     std::string memlock_detail;
     std::string kernel_release;
     std::string io_uring_disabled; // kernel.io_uring_disabled, "" where absent
+    RefusalFacts refusal;          // what may refuse io_uring to this process
 
     bool pg18() const { return server.version_num >= 180000; }
     // PostgreSQL 16+ grows relations by several blocks at once (a rule to choose).

@@ -3,6 +3,7 @@
 #include "contract/wrap_words.hpp"
 
 #include "advise/advise.hpp"
+#include "advise/advise_script.hpp"
 #include "experiments/completions_experiment.hpp"
 #include "experiments/environment.hpp"
 #include "experiments/events_experiment.hpp"
@@ -108,6 +109,15 @@ const char kAdviseAccess[] =
 // keeps open: a warm-up call first
 const std::vector<LongRun> kAdviseLongRuns = {
     {"advise", "uringprobe_advise(budget => '300 s')", "uringprobe_advise(budget => '1 ms')"}};
+
+const char kAdviseScriptAbout[] =
+    "uringprobe_advise()'s advice as a script to read, then run: a line a row, `part` 'sh' "
+    "(a shell command or comment), 'sql' (a statement psql runs: ALTER SYSTEM, ALTER "
+    "TABLESPACE, a reload) or 'systemd' (a line of a drop-in for the postmaster's limits); "
+    "what no command sets, and the values kept, as comments. It applies nothing.";
+const std::vector<LongRun> kAdviseScriptLongRuns = {{"advise_script",
+                                                     "uringprobe_advise_script(budget => '300 s')",
+                                                     "uringprobe_advise_script(budget => '1 ms')"}};
 
 const char kRingsAbout[] =
     "The cost of many io_uring rings on fork(): N rings of the given depth in this backend, "
@@ -273,6 +283,16 @@ const std::vector<SqlFunction>& sql_functions() {
          "pg_execute_server_program",
          kAdviseAccess,
          kAdviseLongRuns,
+         {}},
+        {"advise_script",
+         kAdviseScriptAbout,
+         params_of_all(advise_params(), advise_cli_params(), cli_only_rows(pg18_settings_params()),
+                       script_source_params()),
+         advice_script_columns(),
+         "",
+         "pg_execute_server_program",
+         kAdviseAccess,
+         kAdviseScriptLongRuns,
          {}},
         {"rings", kRingsAbout, params_of(rings_params()), rings_columns(), "",
          "pg_execute_server_program", kRingsAccess, kRingsLongRuns, kRingsInProcess},

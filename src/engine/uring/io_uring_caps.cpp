@@ -274,6 +274,19 @@ RefusalFacts refusal_facts() {
     return f;
 }
 
+RefusalKind refusal_kind(int err, const RefusalFacts& f) {
+    if (err == ENOSYS)
+        return f.seccomp_mode == 2 && !f.io_uring_disabled.empty() ? RefusalKind::seccomp
+                                                                   : RefusalKind::no_kernel_support;
+    if (f.io_uring_disabled == "2")
+        return RefusalKind::sysctl_disabled;
+    if (f.io_uring_disabled == "1" && !f.in_group)
+        return RefusalKind::sysctl_group;
+    if (f.seccomp_mode == 2)
+        return RefusalKind::seccomp;
+    return RefusalKind::unexplained;
+}
+
 std::string refusal_cause(int err, const RefusalFacts& f) {
     const std::string filter =
         "a seccomp filter (Seccomp: filter" +

@@ -69,6 +69,9 @@ RefusalFacts refusal_facts();
 // a seccomp filter (container runtimes' default profiles refuse io_uring
 // with EPERM), a kernel without io_uring; and what to do.
 std::string refusal_cause(int err, const RefusalFacts& f);
+// The same, as what a fix names: refusal_cause()'s cases in its order.
+enum class RefusalKind { sysctl_disabled, sysctl_group, seccomp, no_kernel_support, unexplained };
+RefusalKind refusal_kind(int err, const RefusalFacts& f);
 
 // The hint for a failed ring set-up (io_uring_setup, io_uring_queue_init*):
 // why io_uring is refused (EPERM, ENOSYS), the memory a ring is charged to

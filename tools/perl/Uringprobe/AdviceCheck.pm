@@ -213,13 +213,14 @@ sub pg18_claim
 }
 
 # A limit kept is a claim that io_uring's rings at this max_connections
-# fit in it: the churn runs started this server so (before 18: a
-# PostgreSQL 18 server under the same user's limits).
-sub check_ulimit
+# fit in it, io_uring allowed a claim that it starts: the churn runs
+# started this server so (before 18: a PostgreSQL 18 server under the same
+# user's limits).
+sub check_starts_under_io_uring
 {
 	my ($dir, $row, $rows, $pre18) = @_;
 	my $server = $row->{server};
-	return { verdict => 'not checked', effect => 'a limit to raise: the benchmark runs under the limits it has' }
+	return { verdict => 'not checked', effect => 'a host\'s setting to change: the benchmark runs under the one it has' }
 	  unless $row->{action} eq 'keep';
 	my $churn = ok_rows($dir, file_of(churn => 'runs'));
 	my %m = (io_method => 'io_uring', max_connections => $row->{max_connections});
@@ -343,11 +344,11 @@ sub check_advice
 	my $setting = $row->{setting};
 	# before PostgreSQL 18 (its io_method row needs 18): claims for 18
 	my $pre18 = { pre18_servers($rows) }->{ $row->{server} };
-	return check_ulimit($dir, $row, $rows, $pre18) if $setting =~ /^ulimit/;
+	return check_starts_under_io_uring($dir, $row, $rows, $pre18) if $row->{scope} eq 'os';
 	return { verdict => 'not checked', effect => "the call's own budget (it took $row->{seconds} s of $row->{budget} s)" }
 	  if $setting eq 'budget';
 	return { verdict => 'not checked', effect => 'nothing to set on this server' } if $row->{action} eq 'none';
-	return pg18_claim($dir, $row, $rows) if $pre18;
+	return pg18_claim($dir, $row, $rows) if $pre18 && $setting =~ /^(?:io_method|ring layout)$/;
 	return check_extend_method($dir, $row, tablespace_storage($dir, $row->{server}, $row->{scope_name}) // $row->{scope_name})
 	  if $setting eq 'file_extend_method';
 	return check_io_method($dir, $row) if $setting eq 'io_method';

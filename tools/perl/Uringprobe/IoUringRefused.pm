@@ -60,8 +60,15 @@ sub check_calls
 # measured, and said so.
 sub check_advice_refused
 {
-	my ($node, $server, $name, $cause) = @_;
-	my %advice = map { row_key($_) => $_ } advise_rows($node, "budget => '2 s'");
+	my ($node, $server, $name, $cause, $access) = @_;
+	my @rows = advise_rows($node, "budget => '2 s'");
+	my %advice = map { row_key($_) => $_ } @rows;
+	# what refuses it, as the setting a fix changes, and the fix in the script
+	my ($refused) = grep { $_->{scope} eq 'os' && $_->{decided_by} eq 'io_uring_setup' } @rows;
+	is(join(' | ', @$refused{qw(setting action value current)}), $access->{decision},
+		"$name: what refuses io_uring, as the setting to change");
+	my $script = $node->safe_psql('postgres', "SELECT string_agg(line, E'\\n') FROM uringprobe_advise_script(budget => '10 ms')");
+	like($script, $access->{fix}, "$name: the script carries the fix");
 	my $on18 = $server->{major} >= 18 ? '' : 'on PostgreSQL 18: ';
 	is($advice{io_method}{advice}, "${on18}io_method = worker", "$name: the advice is io_method = worker");
 	is($advice{io_method}{confidence}, 'high', "$name: with confidence high");
@@ -77,7 +84,9 @@ sub check_advice_refused
 
 # check_io_uring_refused(server => $server, label => 'seccomp',
 #   cli => [ prefix ], start => { start_cluster's arguments },
-#   env => { row => qr/value/ }, cause => qr/.../)
+#   env => { row => qr/value/ }, cause => qr/.../,
+#   access => { decision => 'setting | action | value | current' of the
+#     advice row naming what refuses io_uring, fix => qr/a line of the script/ })
 sub check_io_uring_refused
 {
 	my (%p) = @_;
@@ -120,7 +129,7 @@ sub check_io_uring_refused
 	}
 
 	check_calls($node, $name, $p{cause});
-	check_advice_refused($node, $server, $name, $p{cause});
+	check_advice_refused($node, $server, $name, $p{cause}, $p{access});
 	$node->stop;
 	return;
 }

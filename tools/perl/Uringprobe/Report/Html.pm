@@ -97,8 +97,8 @@ sub advice_html
 		my $f = $r->{advice}{$server}[0];
 		$html .= '<h3>' . esc("$server ($f->{io_method}, max_connections $f->{max_connections}; the call took "
 			  . "$f->{seconds} s of a $f->{budget} s budget)") . "</h3>\n<table class=\"advice\">"
-		  . '<colgroup><col style="width:16%"><col style="width:14%"><col style="width:14%"><col style="width:20%">'
-		  . '<col style="width:10%"><col style="width:26%"></colgroup>'
+		  . '<colgroup><col style="width:22%"><col style="width:15%"><col style="width:13%"><col style="width:16%">'
+		  . '<col style="width:10%"><col style="width:24%"></colgroup>'
 		  . "<tr><th>setting</th><th>for</th><th>now</th><th>to do</th><th>confidence</th><th>checked on its workload</th></tr>\n";
 		for my $a (@{ $r->{advice}{$server} })
 		{

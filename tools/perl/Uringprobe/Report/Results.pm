@@ -377,6 +377,12 @@ sub read_advice
 	my @all = map { @{ $advice{$_} } } @servers;
 	$_->{check} = check_advice($r->{dir}, $_, \@all) for @all;
 	$r->{contradicted} = [ map { "$_->{server} " . row_key($_) } grep { $_->{check}{verdict} eq 'contradicted' } @all ];
+	my %n;
+	$n{ $_->{check}{verdict} }++ for @all;
+	$r->{advice_counts} = @all
+	  ? 'Advice checked on its workloads in this run: ' . join(', ', map { ($n{$_} // 0) . " $_" } 'held', 'not shown', 'contradicted',
+		'not checked') . ' (' . scalar(@all) . ' rows)'
+	  : undef;
 	@$r{qw(advice_servers advice)} = (\@servers, \%advice);
 	return;
 }
@@ -442,6 +448,7 @@ sub arrange_report
 		"Machine: $run->{machine}",
 		"Profile: $run->{profile}; benchmarks: $run->{benchmarks}; started $run->{started}, took $run->{seconds} s",
 		"Command: $run->{command}",
+		($r->{advice_counts} // ()),
 		'Servers:', map { "- $_->{name}: $_->{version}" } @{ $r->{servers} } ];
 	return $r;
 }
