@@ -97,10 +97,10 @@ my @benchmarks = (
 			[ URINGPROBE_ADVISE_BUDGET => 20, 'seconds each server\'s call may take', { quick => 12, tiny => 1 } ],
 			[ URINGPROBE_ADVISE_CONNECTIONS => 950, 'max_connections of every server advised', { tiny => 20 } ],
 			[ URINGPROBE_ADVISE_CONCURRENCY => 4, 'sessions extending one relation at once' ],
-			[ URINGPROBE_ADVISE_FS => 'xfs ext4', 'scratch filesystems given a tablespace each', { tiny => 'ext4' } ],
+			[ URINGPROBE_ADVISE_FS => 'xfs ext4', 'scratch filesystems given a tablespace each', { quick => 'xfs', tiny => 'ext4' } ],
 			[ URINGPROBE_ADVISE_CHECK_ROUNDS => 3, 'rounds of each advice row\'s workload, per value', { tiny => 2 } ],
 			[ URINGPROBE_ADVISE_CHECK_COPY_MB => 64, 'MB copied by each check of file_extend_method', { quick => 32, tiny => 8 } ],
-			[ URINGPROBE_ADVISE_CHECK_TABLE_MB => 256, 'MB of the table each check of io_method scans', { quick => 128, tiny => 8 } ],
+			[ URINGPROBE_ADVISE_CHECK_TABLE_MB => 256, 'MB of the table the checks of io_method and effective_io_concurrency scan', { quick => 32, tiny => 8 } ],
 		],
 	},
 	{
