@@ -13,6 +13,7 @@
 #include "uring/ring.hpp"
 
 #include <memory>
+#include <utility>
 
 namespace uringprobe {
 
@@ -141,25 +142,16 @@ ReadsPlan plan_reads(const AdviseRequest& req, const AdviseContext& c,
         x.why_not = req.cannot_write;
         return x;
     }
-    for (const AdviseTarget& t : req.targets) {
-        if (!t.unavailable.empty()) {
-            x.why_not = t.unavailable;
-            continue;
-        }
-        dev_t dev = 0;
-        std::string why;
-        const std::string dir = resolve_target(t, &why, &dev);
-        if (dir.empty()) {
-            x.why_not = why;
-            continue;
-        }
-        bool seen = false;
-        for (auto& f : x.filesystems)
-            seen = seen || f->dev() == dev;
-        if (!seen)
-            x.filesystems.push_back(std::make_unique<ReadsMeasurement>(
-                c, t.tablespace, dir, filesystem_type(dir), dev, req.caps, should_stop));
-    }
+    auto per_fs = plan_per_filesystem<ReadsMeasurement>(
+        req, true,
+        [&](const AdviseTarget& t, const std::string& dir, const std::string& fs, dev_t dev) {
+            return std::make_unique<ReadsMeasurement>(c, t.tablespace, dir, fs, dev, req.caps,
+                                                      should_stop);
+        });
+    x.filesystems = std::move(per_fs.filesystems);
+    for (const std::string& why : per_fs.why_not)
+        if (!why.empty())
+            x.why_not = why; // the last target's that has one
     if (x.why_not.empty() && x.filesystems.empty())
         x.why_not = "no tablespace to read in";
     return x;
@@ -306,16 +298,16 @@ AdviseResult advise(const AdviseRequest& req, const std::function<bool()>& shoul
         const AdviseTarget& t = req.targets[i];
         const DepthCurveSummary s = summary_of<DepthCurveSummary>(depths, i);
         const Pg18Settings& set = req.server.settings;
-        res.rows.push_back(io_concurrency_advice(c, "effective_io_concurrency", t.tablespace,
-                                                 t.effective_io_concurrency >= 0
-                                                     ? t.effective_io_concurrency
-                                                     : set.effective_io_concurrency,
-                                                 s));
-        res.rows.push_back(io_concurrency_advice(c, "maintenance_io_concurrency", t.tablespace,
-                                                 t.maintenance_io_concurrency >= 0
-                                                     ? t.maintenance_io_concurrency
-                                                     : set.maintenance_io_concurrency,
-                                                 s));
+        // the tablespace's own value, else the server's
+        const std::pair<const char*, int> depth_settings[] = {
+            {"effective_io_concurrency", t.effective_io_concurrency >= 0
+                                             ? t.effective_io_concurrency
+                                             : set.effective_io_concurrency},
+            {"maintenance_io_concurrency", t.maintenance_io_concurrency >= 0
+                                               ? t.maintenance_io_concurrency
+                                               : set.maintenance_io_concurrency}};
+        for (const auto& [setting, current] : depth_settings)
+            res.rows.push_back(io_concurrency_advice(c, setting, t.tablespace, current, s));
     }
     res.rows.push_back(ulimit_n_advice(c));
     res.rows.push_back(ulimit_l_advice(c));

@@ -72,8 +72,8 @@ sub action_text
 {
 	my ($a) = @_;
 	return 'none' if $a->{action} eq 'none' || ($a->{value} // '') eq '';
-	my $v = $a->{needs_version} ? sprintf(' (on PostgreSQL %d.%d)', int($a->{needs_version} / 10000), $a->{needs_version} % 10000) : '';
-	$v =~ s/\.0\)$/)/;
+	my ($major, $minor) = (int(($a->{needs_version} || 0) / 10000), ($a->{needs_version} || 0) % 10000);
+	my $v = $major ? " (on PostgreSQL $major" . ($minor ? ".$minor" : '') . ')' : '';
 	return ($a->{action} =~ /^(?:raise|lower)$/ ? "$a->{action} to" : $a->{action}) . " $a->{value}$v";
 }
 
