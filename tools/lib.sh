@@ -395,6 +395,7 @@ root_only_dir() {
 # start time name one process, never a later one given the same pid.
 proc_start_time() {
 	local s f
+	[[ "$1" =~ ^[0-9]+$ ]] || return 0
 	s=$(cat "/proc/$1/stat" 2>/dev/null) || return 0
 	s=${s##*) }
 	read -r -a f <<<"$s"
