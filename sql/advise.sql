@@ -13,7 +13,19 @@ SELECT topic, setting, scope,
        (ratio IS NULL) = (ratio_of = '') AND (ratio IS NULL) = (margin IS NULL) AS ratio_whole,
        advice <> '' AS advised, confidence IN ('high', 'medium', 'low') AS graded,
        evidence <> '' AS has_evidence, cost <> '' AS has_cost
-FROM uringprobe_advise(budget => '1 ms');
+FROM uringprobe_advise(budget => '1 ms')
+WHERE topic NOT IN ('io_workers', 'read_size');
+
+-- PostgreSQL 18's own settings (io_workers, io_combine_limit,
+-- io_max_combine_limit): rows there alone, of the same shape.
+SELECT count(*) = CASE WHEN current_setting('server_version_num')::int >= 180000
+                       THEN 3 ELSE 0 END AS pg18_rows,
+       coalesce(bool_and(action IN ('set', 'keep', 'raise', 'lower')
+                         AND value <> '' AND scope = 'server'
+                         AND (decided_by <> '' OR not_measured <> '')
+                         AND advice <> '' AND confidence = 'low'), true) AS shaped
+FROM uringprobe_advise(budget => '1 ms')
+WHERE topic IN ('io_workers', 'read_size');
 
 SELECT bool_and(confidence = 'low') AS unmeasured_are_low
 FROM uringprobe_advise(budget => '1 ms')

@@ -156,10 +156,36 @@ for my $server (@servers)
 	($rows, $by) = advise($node, "budget => '60 s', concurrency => 4", undef,
 		"SET uringprobe.scratch_dirs = '/nonexistent, $scratch'; ");
 	rows_are_honest($rows, $cell);
-	is(join(' | ', map { row_key($_) } @$rows),
-		'io_method | ring layout | io_uring | file_extend_method (pg_default) | effective_io_concurrency (pg_default) | '
-		  . 'maintenance_io_concurrency (pg_default) | ulimit -n | ulimit -l | budget',
+	like(join(' | ', map { row_key($_) } @$rows),
+		qr/^io_method \| ring layout \| io_uring \| file_extend_method \(pg_default\) \| effective_io_concurrency \(pg_default\) \| maintenance_io_concurrency \(pg_default\) \| io_workers \| io_combine_limit \| io_max_combine_limit \| read_ahead_kb(?: \([\w-]+\))? \| ulimit -n \| ulimit -l \| budget$/,
 		"$cell: a row per setting");
+	# io_workers from the sessions' reads through the workers, as data
+	my $w = $by->{io_workers};
+	is(join(' ', @$w{qw(scope decided_by measured_in current)}), 'server reads through workers pg_default 3',
+		"$cell: io_workers, now 3, decided by reads through workers on pg_default");
+	like("$w->{action} $w->{value}", qr/^(?:keep 3|raise \d+|lower \d+)$/, "$cell: io_workers: a count");
+	like($w->{evidence},
+		qr/^cold random 8 kB reads of \d+ MB on tablespace pg_default \(\S+\) by 4 sessions each keeping \d+ in flight through a queue of 63, by workers, medians of \d+ rounds: 1: [\d.]+ MB\/s p99 \d+ us, \d+% by the sessions, [\d.]+ ms CPU\/MB, 2: .*; io_uring at depth \d+: \d+ MB\/s/,
+		"$cell: io_workers: the curve of each count, its synchronous share and CPU, io_uring beside ($w->{evidence})");
+	# io_combine_limit from reads of each size, io_max_combine_limit with it
+	my $c = $by->{io_combine_limit};
+	is(join(' ', @$c{qw(decided_by current)}), 'sequential reads 128kB', "$cell: io_combine_limit, now 128kB, decided by sequential reads");
+	like("$c->{action} $c->{value}", qr/^(?:keep 128kB|raise \d+kB|lower \d+kB)$/, "$cell: io_combine_limit: a size");
+	like($c->{evidence}, qr/: 32 kB x \d+: \d+ MB\/s, 64 kB x \d+: .* 1024 kB x \d+: \d+ MB\/s$/, "$cell: io_combine_limit: each size's reads");
+	is($by->{io_max_combine_limit}{action}, (($c->{value} =~ /^(\d+)/)[0] > 128 ? 'raise' : 'keep'),
+		"$cell: io_max_combine_limit raised only for a size beyond it");
+	# read_ahead_kb of the device under the data directory, or none and why
+	my ($ra) = grep { $_->{setting} eq 'read_ahead_kb' } @$rows;
+	if ($ra->{scope_name} eq '')
+	{
+		is($ra->{action}, 'none', "$cell: read_ahead_kb: no block device, nothing advised");
+		like($ra->{not_measured}, qr/no block device|no queue/, "$cell: read_ahead_kb: why");
+	}
+	else
+	{
+		is(join(' ', @$ra{qw(scope decided_by)}), 'os sequential reads', "$cell: read_ahead_kb of $ra->{scope_name}");
+		like("$ra->{action} $ra->{value}", qr/^(?:keep $ra->{current}|raise \d+)$/, "$cell: read_ahead_kb: kept, or doubled");
+	}
 	# each read depth setting from the device's depth curve, as data
 	for my $s (qw(effective_io_concurrency maintenance_io_concurrency))
 	{

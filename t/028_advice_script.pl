@@ -2,7 +2,8 @@
 # a saved advice table of made-up rows (every kind the script renders:
 # a server's setting that waits for a restart, the server's
 # file_extend_method from its tablespaces, a tablespace's read depths, a
-# tablespace whose name SQL must quote, a limit, a build matter) rendered
+# tablespace whose name SQL must quote, the workers and read sizes, a
+# device's readahead, a limit, a build matter) rendered
 # by `uringprobe-cli advise_script --from`; its SQL part run by psql on a PostgreSQL 18
 # cluster, which then restarts and reads every value back; the whole
 # script well-formed for /bin/sh; and the live function's script on every
@@ -27,6 +28,10 @@ my @rows = (
 	[ 'made', 'ulimit -n', 'os', '', qw(raise 4096 1024), '', 'high', 'ulimit -n 4096' ],
 	[ 'made', 'ring layout', 'build', '', 'set', 'one region', 'separate', '', 'high', 'one region: build against liburing 2.7' ],
 	[qw(made effective_io_concurrency tablespace pg_default keep 16 16), '', 'high', 'keep'],
+	[qw(made io_workers server), '', qw(raise 8 3), '', 'high', 'io_workers = 8'],
+	[qw(made io_combine_limit server), '', qw(raise 512kB 128kB), '', 'high', 'io_combine_limit = 512kB'],
+	[qw(made io_max_combine_limit server), '', qw(raise 512kB 128kB), '', 'high', 'io_max_combine_limit = 512kB'],
+	[qw(made read_ahead_kb os loop3 raise 256 128), '', 'high', 'read_ahead_kb = 256 on loop3'],
 	[qw(other io_method server), '', qw(set worker io_uring), '', 'high', 'io_method = worker']);
 open my $fh, '>', "$dir/advice.tsv" or die "$dir/advice.tsv: $!\n";
 print $fh join("\t", @cols), "\n", map { join("\t", @$_) . "\n" } @rows;
@@ -47,6 +52,8 @@ for my $server (servers())
 	ok(IPC::Run::run([ 'sh', '-n', "$dir/apply.sh" ], '<', \undef, '>', \$out, '2>', \$err),
 		"$server->{name}: the script is well-formed for /bin/sh") or diag($err);
 	like($script, qr/^LimitNOFILE=4096$/m, "$server->{name}: the limit raised in the drop-in");
+	like($script, qr/^echo 256 >\/sys\/block\/loop3\/queue\/read_ahead_kb\n.*^ACTION=="add\|change", SUBSYSTEM=="block", KERNEL=="loop3", ATTR\{queue\/read_ahead_kb\}="256"$/ms,
+		"$server->{name}: a device's readahead now and as a udev rule");
 	like($script, qr/^# not a command here: ring layout: one region: build against liburing 2\.7$/m,
 		"$server->{name}: a build matter as a comment");
 	like($script, qr/^# kept: effective_io_concurrency \(pg_default\) 16 \(high\)$/m, "$server->{name}: a value kept");
@@ -54,7 +61,7 @@ for my $server (servers())
 		'<', \undef, '>', \$out, '2>', \$err)
 	  or die "script --format tsv: $err\n";
 	my @sql = map { (split /\t/, $_, 2)[1] } grep { /^sql\t/ } split /\n/, $out;
-	is(scalar(@sql), 5, "$server->{name}: five statements") or diag($out);
+	is(scalar(@sql), 8, "$server->{name}: eight statements") or diag($out);
 
 	# the live function: nothing measured in 1 ms, nothing to run
 	my ($node) = start_cluster(server => $server, io_method => $server->{major} >= 18 ? 'worker' : 'sync',
@@ -82,6 +89,9 @@ for my $server (servers())
 	$node->restart;
 	is($node->safe_psql('postgres', 'SHOW io_method'), 'io_uring', "$server->{name}: io_method after the restart");
 	is($node->safe_psql('postgres', 'SHOW file_extend_method'), 'write_zeros', "$server->{name}: file_extend_method");
+	is($node->safe_psql('postgres', 'SHOW io_workers'), '8', "$server->{name}: io_workers");
+	is(join(' ', map { $node->safe_psql('postgres', "SHOW $_") } qw(io_combine_limit io_max_combine_limit)), '512kB 512kB',
+		"$server->{name}: io_combine_limit and io_max_combine_limit");
 	is($node->safe_psql('postgres', "SELECT array_to_string(spcoptions, ',') FROM pg_tablespace WHERE spcname = 'ts_a'"),
 		'effective_io_concurrency=32', "$server->{name}: ts_a's effective_io_concurrency");
 	is($node->safe_psql('postgres', "SELECT array_to_string(spcoptions, ',') FROM pg_tablespace WHERE spcname = 'Odd Name'"),

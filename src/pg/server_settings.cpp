@@ -32,6 +32,7 @@ ServerSettingTexts read_server_settings() {
     // (integers as the server holds them: blocks, no unit)
     t.shared_buffers = setting_copy("shared_buffers");
     t.io_combine_limit = setting_copy("io_combine_limit");
+    t.io_max_combine_limit = setting_copy("io_max_combine_limit");
     t.max_files_per_process = setting_copy("max_files_per_process");
     t.data_directory = DataDir;
     return t;
@@ -55,6 +56,7 @@ ServerFacts server_facts(const ServerSettingTexts& t) {
         to_int(t.maintenance_io_concurrency, d.maintenance_io_concurrency);
     s.shared_buffers = to_int(t.shared_buffers, d.shared_buffers);
     s.io_combine_limit = to_int(t.io_combine_limit, d.io_combine_limit);
+    s.io_max_combine_limit = to_int(t.io_max_combine_limit, d.io_max_combine_limit);
     s.max_files_per_process = to_int(t.max_files_per_process, d.max_files_per_process);
 #ifdef HAVE_IO_URING_QUEUE_INIT_MEM
     s.built_with_queue_init_mem = true;

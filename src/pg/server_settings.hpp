@@ -23,6 +23,7 @@ struct ServerSettingTexts {
     const char* maintenance_io_concurrency;
     const char* shared_buffers;
     const char* io_combine_limit;
+    const char* io_max_combine_limit;
     const char* max_files_per_process;
     const char* data_directory;
 };

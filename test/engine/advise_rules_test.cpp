@@ -1060,6 +1060,252 @@ TEST(AdviseRules, IoConcurrencyUnmeasuredKeepsAndSaysWhy) {
     EXPECT_EQ(r.not_measured, "read depths: the budget had no room for a round");
 }
 
+// ---- io_workers ----
+
+namespace {
+
+// A worker curve of 5 rounds on tablespace "slow", 4 sessions 16 deep:
+// MB/s, and the share of reads the sessions did themselves, with 1, 2, 3,
+// 4, 6, 8, 12, 16, 24, 32 workers, each round within 2% of them.
+WorkersCurveSummary workers_curve(const std::vector<double>& mbps,
+                                  const std::vector<double>& synchronous) {
+    WorkersCurveSummary s;
+    s.tablespace = "slow";
+    s.fs = "xfs";
+    s.rounds = 5;
+    const int counts[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
+    for (size_t i = 0; i < mbps.size(); ++i) {
+        WorkersPoint p;
+        p.workers = counts[i];
+        for (int r = 0; r < 5; ++r) {
+            p.mbps.push_back(mbps[i] * (1 + 0.005 * (r - 2)));
+            p.p99_us.push_back(2000);
+            p.synchronous.push_back(synchronous[i]);
+            p.cpu_ms_per_mb.push_back(1.5);
+        }
+        s.points.push_back(p);
+    }
+    s.uring_mbps.assign(5, 700);
+    return s;
+}
+
+// A 1 ms device that serves about 8 reads at once: 8 workers reach 90%
+// of the best; with 3 the queue overflows and the sessions read some
+// blocks themselves.
+WorkersCurveSummary eight_workers() {
+    return workers_curve({90, 180, 250, 330, 480, 620, 650, 660, 660, 650},
+                         {0.05, 0.04, 0.03, 0.02, 0, 0, 0, 0, 0, 0});
+}
+
+AdviseContext under_worker(int io_workers) {
+    AdviseContext c = roomy();
+    c.server.io_method = "worker";
+    c.server.settings.io_workers = io_workers;
+    return c;
+}
+
+} // namespace
+
+TEST(AdviseRules, IoWorkersThatSufficeAreTheFewestAtNinetyPercent) {
+    const WorkersJudgement j = judge_workers(eight_workers(), 3);
+    EXPECT_EQ(j.enough, 8);
+    EXPECT_EQ(j.measured_at, 3);
+    EXPECT_NEAR(j.share.median, 250.0 / 660, 0.01);
+    EXPECT_NEAR(j.synchronous.median, 0.03, 1e-9);
+    EXPECT_NEAR(j.best_over_uring.median, 660.0 / 700, 0.01);
+    // a count between those measured: the largest at or below it
+    EXPECT_EQ(judge_workers(eight_workers(), 5).measured_at, 4);
+}
+
+TEST(AdviseRules, IoWorkersRaisedWhereTheQueueOverflows) {
+    const AdviceRow r = io_workers_advice(under_worker(3), eight_workers());
+    EXPECT_EQ(decision(r), "io_workers | server |  | raise | 8 | 3");
+    EXPECT_EQ(r.confidence, "high");
+    EXPECT_EQ(r.decided_by.by, "reads through workers");
+    EXPECT_EQ(r.decided_by.measured_in, "slow");
+    EXPECT_EQ(r.decided_by.ratio_of, "MB/s with 3 workers / the best count's");
+    EXPECT_NEAR(r.decided_by.ratio, 0.38, 0.01);
+    EXPECT_TRUE(starts_with(r.advice, "io_workers = 8 (with 3 workers reads reach 38% of the "
+                                      "best count's MB/s; 8 reach 90%; with 3 workers the "
+                                      "sessions did 3% of their reads themselves"))
+        << r.advice;
+    EXPECT_NE(r.evidence.find("io_uring at depth 64: 700 MB/s"), std::string::npos) << r.evidence;
+}
+
+TEST(AdviseRules, IoWorkersKeptWhereEnoughAndLoweredWhereMoreAreSlower) {
+    AdviceRow r = io_workers_advice(under_worker(12), eight_workers());
+    EXPECT_EQ(r.action, "keep");
+    EXPECT_EQ(r.value, "12");
+    // 32 workers shown at 60% of the best count's: lowered to the fewest
+    // that reach 90%
+    WorkersCurveSummary slower = eight_workers();
+    for (double& v : slower.points.back().mbps)
+        v *= 0.6;
+    r = io_workers_advice(under_worker(32), slower);
+    EXPECT_EQ(r.action, "lower");
+    EXPECT_EQ(r.value, "8");
+    EXPECT_NE(r.advice.find("more workers were shown slower"), std::string::npos) << r.advice;
+    // under io_uring the row says when it applies
+    AdviseContext uring = under_worker(3);
+    uring.server.io_method = "io_uring";
+    EXPECT_NE(io_workers_advice(uring, eight_workers())
+                  .advice.find("it applies while io_method = worker (now io_uring)"),
+              std::string::npos);
+}
+
+TEST(AdviseRules, IoWorkersKeptForAShortfallWithinTheMargin) {
+    // 4 workers at 80..95% of the best from round to round: not shown short
+    WorkersCurveSummary s = eight_workers();
+    const double shares[] = {0.78, 0.86, 0.84, 0.95, 0.97};
+    for (int k = 0; k < 5; ++k)
+        s.points[3].mbps[k] = 660 * (1 + 0.005 * (k - 2)) * shares[k];
+    const AdviceRow r = io_workers_advice(under_worker(4), s);
+    EXPECT_EQ(r.action, "keep");
+    EXPECT_EQ(r.confidence, "medium");
+}
+
+// One or two rounds show nothing, however far they lean: their interval
+// is their range.
+TEST(AdviseRules, IoWorkersKeptWhereTooFewRoundsRan) {
+    WorkersCurveSummary s = eight_workers();
+    for (WorkersPoint& p : s.points) {
+        p.mbps.resize(2);
+        p.p99_us.resize(2);
+        p.synchronous.resize(2);
+        p.cpu_ms_per_mb.resize(2);
+    }
+    s.uring_mbps.resize(2);
+    s.rounds = 2;
+    const AdviceRow r = io_workers_advice(under_worker(3), s);
+    EXPECT_EQ(r.action, "keep");
+    EXPECT_EQ(r.confidence, "low");
+    EXPECT_FALSE(judge_ratio(summarize_runs({0.3, 0.31}), kDepthMargin).changes());
+    EXPECT_TRUE(judge_ratio(summarize_runs({0.3, 0.31, 0.305}), kDepthMargin).changes());
+}
+
+TEST(AdviseRules, IoWorkersUnmeasuredKeepsAndSaysWhy) {
+    WorkersCurveSummary none;
+    none.not_measured = "the budget had no room for a round";
+    const AdviceRow r = io_workers_advice(under_worker(3), none);
+    EXPECT_EQ(r.action, "keep");
+    EXPECT_EQ(r.value, "3");
+    EXPECT_EQ(r.confidence, "low");
+    EXPECT_EQ(r.not_measured, "reads through workers: the budget had no room for a round");
+}
+
+TEST(AdviseRules, WorkerCountsReachNoFurtherThanTheReadsInFlight) {
+    WorkersCurvePlan plan;
+    plan.sessions = 1;
+    plan.depth = 4;
+    plan.current = 3;
+    EXPECT_EQ(worker_counts(plan), (std::vector<int>{1, 2, 3, 4}));
+    plan.current = 10; // beyond: measured anyway, in order
+    EXPECT_EQ(worker_counts(plan), (std::vector<int>{1, 2, 3, 4, 10}));
+    plan.sessions = 4;
+    plan.depth = 16;
+    plan.current = 5;
+    EXPECT_EQ(worker_counts(plan), (std::vector<int>{1, 2, 3, 4, 5, 6, 8, 12, 16, 24, 32}));
+}
+
+// ---- io_combine_limit, io_max_combine_limit, read_ahead_kb ----
+
+namespace {
+
+// Sequential reads of 5 rounds on tablespace "slow" (device loop3,
+// read_ahead_kb 128): 8 kB reads at `normal` and `doubled` MB/s, io_uring
+// reads of 32 kB .. 1 MB at `sizes` MB/s, each round within 2% of them.
+SequentialReadsSummary sequential(double normal, double doubled, const std::vector<double>& sizes) {
+    SequentialReadsSummary s;
+    s.tablespace = "slow";
+    s.fs = "xfs";
+    s.device = "loop3";
+    s.read_ahead_kb = 128;
+    s.rounds = 5;
+    std::vector<double> n, d, over;
+    for (int r = 0; r < 5; ++r) {
+        n.push_back(normal * (1 + 0.005 * (r - 2)));
+        d.push_back(doubled * (1 + 0.005 * (2 - r)));
+        over.push_back(d.back() / n.back());
+    }
+    s.normal_mbps = summarize_runs(n);
+    s.doubled_mbps = summarize_runs(d);
+    s.doubled_over_normal = summarize_runs(over);
+    for (size_t i = 0; i < sizes.size(); ++i) {
+        SizePoint p;
+        p.kb = 32 << i;
+        p.in_flight = 16;
+        for (int r = 0; r < 5; ++r) {
+            p.mbps.push_back(sizes[i] * (1 + 0.005 * (r - 2)));
+            p.p99_us.push_back(3000);
+        }
+        s.sizes.push_back(p);
+    }
+    return s;
+}
+
+// A device that wants 512 kB reads: 128 kB ones reach 60% of the best.
+SequentialReadsSummary wants_512() {
+    return sequential(120, 210, {90, 160, 250, 340, 400, 410});
+}
+
+} // namespace
+
+TEST(AdviseRules, IoCombineLimitRaisedToTheSmallestReadThatSuffices) {
+    const CombineJudgement j = judge_combine(wants_512(), 128);
+    EXPECT_EQ(j.enough_kb, 512);
+    EXPECT_EQ(j.measured_at_kb, 128);
+    EXPECT_NEAR(j.share.median, 250.0 / 410, 0.01);
+    const AdviceRow r = io_combine_limit_advice(roomy(), wants_512());
+    EXPECT_EQ(decision(r), "io_combine_limit | server |  | raise | 512kB | 128kB");
+    EXPECT_EQ(r.decided_by.ratio_of, "MB/s of 128 kB reads / the best size's");
+    EXPECT_TRUE(starts_with(r.advice, "io_combine_limit = 512kB (128 kB reads reach 61% of the "
+                                      "best size's MB/s; 512 kB reach 90%)"))
+        << r.advice;
+    // 512kB is beyond io_max_combine_limit (128kB): raised too, a restart
+    const AdviceRow m = io_max_combine_limit_advice(roomy(), r);
+    EXPECT_EQ(decision(m), "io_max_combine_limit | server |  | raise | 512kB | 128kB");
+    EXPECT_EQ(m.decided_by.ratio_of, r.decided_by.ratio_of);
+}
+
+TEST(AdviseRules, IoCombineLimitKeptWhereItSufficesOrUnmeasured) {
+    AdviseContext c = roomy();
+    c.server.settings.io_combine_limit = 64; // 512 kB
+    c.server.settings.io_max_combine_limit = 128;
+    AdviceRow r = io_combine_limit_advice(c, wants_512());
+    EXPECT_EQ(decision(r), "io_combine_limit | server |  | keep | 512kB | 512kB");
+    EXPECT_EQ(io_max_combine_limit_advice(c, r).action, "keep");
+    SequentialReadsSummary none;
+    none.not_measured = "the budget had no room for a round";
+    r = io_combine_limit_advice(roomy(), none);
+    EXPECT_EQ(r.action, "keep");
+    EXPECT_EQ(r.confidence, "low");
+    EXPECT_EQ(r.not_measured, "sequential reads: the budget had no room for a round");
+}
+
+TEST(AdviseRules, ReadAheadDoubledWhereTwiceTheWindowIsShownFaster) {
+    AdviseContext c = roomy();
+    c.server.io_method = "sync";
+    const AdviceRow r = read_ahead_kb_advice(c, wants_512());
+    EXPECT_EQ(decision(r), "read_ahead_kb | os | loop3 | raise | 256 | 128");
+    EXPECT_EQ(r.decided_by.ratio_of, "8 kB reads' MB/s, readahead doubled / as set");
+    EXPECT_DOUBLE_EQ(r.decided_by.margin, kReadaheadMargin);
+    EXPECT_NE(r.advice.find("scans lean on the kernel's readahead here (io_method = sync)"),
+              std::string::npos)
+        << r.advice;
+    // within the margin (8% faster): kept
+    const AdviceRow kept = read_ahead_kb_advice(c, sequential(120, 130, {}));
+    EXPECT_EQ(decision(kept), "read_ahead_kb | os | loop3 | keep | 128 | 128");
+    // no block device (tmpfs, btrfs): nothing to advise, and why
+    SequentialReadsSummary tmpfs = wants_512();
+    tmpfs.device.clear();
+    tmpfs.read_ahead_kb = -1;
+    tmpfs.no_device =
+        "no block device behind device 0:42 (tmpfs, overlay, btrfs: its devices' own)";
+    const AdviceRow none = read_ahead_kb_advice(c, tmpfs);
+    EXPECT_EQ(none.action, "none");
+    EXPECT_EQ(none.not_measured, tmpfs.no_device);
+}
+
 // ---- io_uring access ----
 
 // What refuses io_uring, as the setting a fix changes: each cause from

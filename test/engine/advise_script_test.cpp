@@ -147,3 +147,29 @@ TEST(AdviseScript, IoUringRefusedItsFix) {
         << text;
     EXPECT_EQ(text.find("# nothing to change"), std::string::npos);
 }
+
+// Read sizes and workers as the server's settings (io_max_combine_limit
+// waits for a restart); a device's readahead now and as a udev rule.
+TEST(AdviseScript, ReadSizesWorkersAndReadahead) {
+    const std::vector<ScriptLine> s =
+        advice_script({made_up("io_workers", "server", "", "raise", "8", "3"),
+                       made_up("io_combine_limit", "server", "", "raise", "256kB", "128kB"),
+                       made_up("io_max_combine_limit", "server", "", "raise", "256kB", "128kB"),
+                       made_up("read_ahead_kb", "os", "loop3", "raise", "256", "128"),
+                       made_up("read_ahead_kb", "os", "vda", "keep", "128", "128")},
+                      "pg18", 180006);
+    EXPECT_EQ(of_part(s, "sql"),
+              (std::vector<std::string>{"ALTER SYSTEM SET io_workers = '8';",
+                                        "ALTER SYSTEM SET io_combine_limit = '256kB';",
+                                        "ALTER SYSTEM SET io_max_combine_limit = '256kB';",
+                                        "SELECT pg_reload_conf();"}));
+    EXPECT_EQ(of_part(s, "udev"),
+              std::vector<std::string>{"ACTION==\"add|change\", SUBSYSTEM==\"block\", "
+                                       "KERNEL==\"loop3\", ATTR{queue/read_ahead_kb}=\"256\""});
+    const std::string text = script_text(s);
+    EXPECT_NE(text.find("echo 256 >/sys/block/loop3/queue/read_ahead_kb\n"), std::string::npos)
+        << text;
+    EXPECT_NE(text.find("# then restart the server for io_max_combine_limit"), std::string::npos)
+        << text;
+    EXPECT_NE(text.find("# kept: read_ahead_kb (vda) 128 (high)"), std::string::npos) << text;
+}

@@ -216,7 +216,13 @@ TEST(Advise, ABudgetWithoutRoomMeasuresNothingAndSaysSo) {
     const AdviseResult r = advise(req, [] { return false; });
     ASSERT_TRUE(r.outcome.is_ok());
     auto m = by_setting(r);
-    ASSERT_EQ(r.rows.size(), 12u);
+    // (read_ahead_kb: one row, for the one filesystem measured)
+    ASSERT_EQ(r.rows.size(), 16u);
+    EXPECT_EQ(m["io_workers"].not_measured,
+              "reads through workers: the budget had no room for a round");
+    EXPECT_EQ(m["io_combine_limit"].not_measured,
+              "sequential reads: the budget had no room for a round");
+    EXPECT_EQ(m["io_max_combine_limit"].action, "keep");
     EXPECT_EQ(m["file_extend_method (data directory)"].evidence,
               "not measured: the budget had no room for a round");
     EXPECT_EQ(m["file_extend_method (data directory)"].confidence, "low");

@@ -106,13 +106,24 @@ PerFilesystem<ExtendMeasurement> plan_extension(const AdviseRequest& req, const 
 
 // The read depths of each filesystem a tablespace is on (its first
 // tablespace names it).
-PerFilesystem<DepthCurveMeasurement> plan_depths(const AdviseRequest& req,
+// On PostgreSQL 18, io_workers beside them: `concurrency` sessions, each
+// as deep as a backend's random reads go (effective_io_concurrency, within
+// what it may pin).
+PerFilesystem<DepthCurveMeasurement> plan_depths(const AdviseRequest& req, const AdviseContext& c,
                                                  const std::function<bool()>& should_stop) {
+    WorkersCurvePlan workers;
+    workers.wanted = c.pg18();
+    workers.sessions = req.concurrency;
+    const Pg18Settings& set = req.server.settings;
+    const int pins = pg18_read_depth(set).pin_limit;
+    workers.depth = std::max(1, pins > 0 ? std::min(set.effective_io_concurrency, pins)
+                                         : set.effective_io_concurrency);
+    workers.current = set.io_workers;
     return plan_per_filesystem<DepthCurveMeasurement>(
         req, true,
         [&](const AdviseTarget& t, const std::string& dir, const std::string& fs, dev_t dev) {
             return std::make_unique<DepthCurveMeasurement>(t.tablespace, dir, fs, dev, req.caps,
-                                                           should_stop);
+                                                           workers, should_stop);
         });
 }
 
@@ -175,6 +186,45 @@ ReadsSummary slowest_reads(const ReadsPlan& x) {
         have = true;
     }
     return out;
+}
+
+// Of the filesystems' summaries (summary(m) of each measurement), the one
+// a server-wide setting is decided on: the one that wants the most of it
+// (want(s): the device that waits longest wants the most workers, the
+// largest reads); not_measured where none was.
+template <class Summary, class M, class Of, class Want>
+Summary neediest(const PerFilesystem<M>& x, Of summary, Want want) {
+    Summary out;
+    out.not_measured = "no tablespace to read in";
+    int most = -1;
+    for (const auto& f : x.filesystems) {
+        Summary s = summary(*f);
+        if (!s.not_measured.empty()) {
+            if (most < 0)
+                out = s;
+            continue;
+        }
+        if (want(s) > most) {
+            most = want(s);
+            out = s;
+        }
+    }
+    if (x.filesystems.empty())
+        for (const std::string& why : x.why_not)
+            if (!why.empty())
+                out.not_measured = why;
+    return out;
+}
+
+PerFilesystem<SequentialReadsMeasurement>
+plan_sequential(const AdviseRequest& req, const AdviseContext& c,
+                const std::function<bool()>& should_stop) {
+    return plan_per_filesystem<SequentialReadsMeasurement>(
+        req, true,
+        [&](const AdviseTarget& t, const std::string& dir, const std::string& fs, dev_t dev) {
+            return std::make_unique<SequentialReadsMeasurement>(c, t.tablespace, dir, fs, dev,
+                                                                req.caps, should_stop);
+        });
 }
 
 BudgetSummary budget_summary(const AdviseRequest& req, double spent,
@@ -250,54 +300,49 @@ void validate(const AdviseRequest& req) {
     check_ranges(advise_params(), req, {});
 }
 
-AdviseResult advise(const AdviseRequest& req, const std::function<bool()>& should_stop) {
-    validate(req);
-    const std::int64_t start = now_ns();
-    auto elapsed = [start] { return (now_ns() - start) / 1e9; };
-    AdviseResult res;
-    validate(req.server.settings);
-    const IoUringCaps caps =
-        probe_io_uring(ring_entries(static_cast<unsigned>(req.server.settings.io_max_concurrency)));
-    const AdviseContext c = count_facts(req, caps);
+namespace {
 
-    // What can be measured, in the order rounds are given.
-    std::vector<Measurement*> order;
+// Every measurement planned for one call.
+struct Plans {
     std::unique_ptr<ForkCostMeasurement> fork;
+    PerFilesystem<ExtendMeasurement> extension;
+    ReadsPlan reads;
+    PerFilesystem<DepthCurveMeasurement> depths;
+    PerFilesystem<SequentialReadsMeasurement> sequential;
+    std::vector<Measurement*> order; // the order rounds are given in
+};
+
+Plans plan_all(const AdviseRequest& req, const AdviseContext& c, const IoUringCaps& caps,
+               const std::function<bool()>& should_stop) {
+    Plans p;
     if (c.ring_ok) {
-        fork = std::make_unique<ForkCostMeasurement>(c, caps, req.caps, should_stop);
-        order.push_back(&fork->measurement());
+        p.fork = std::make_unique<ForkCostMeasurement>(c, caps, req.caps, should_stop);
+        p.order.push_back(&p.fork->measurement());
     }
-    auto extension = plan_extension(req, c, should_stop);
-    for (auto& f : extension.filesystems)
-        order.push_back(&f->measurement());
-    ReadsPlan reads = plan_reads(req, c, should_stop);
-    for (auto& f : reads.filesystems)
-        order.push_back(&f->measurement());
-    auto depths = plan_depths(req, should_stop);
-    for (auto& f : depths.filesystems)
-        order.push_back(&f->measurement());
+    p.extension = plan_extension(req, c, should_stop);
+    p.reads = plan_reads(req, c, should_stop);
+    p.depths = plan_depths(req, c, should_stop);
+    p.sequential = plan_sequential(req, c, should_stop);
+    for (auto& f : p.extension.filesystems)
+        p.order.push_back(&f->measurement());
+    for (auto& f : p.reads.filesystems)
+        p.order.push_back(&f->measurement());
+    for (auto& f : p.depths.filesystems)
+        p.order.push_back(&f->measurement());
+    for (auto& f : p.sequential.filesystems)
+        p.order.push_back(&f->measurement());
+    return p;
+}
 
-    if (!run_within_budget(order, req.budget_seconds, elapsed, should_stop)) {
-        res.outcome = Outcome::stopped();
-        res.seconds = elapsed();
-        return res;
-    }
-
-    ForkCostSummary fork_cost;
-    if (fork)
-        fork_cost = fork->summary();
-    else
-        fork_cost.not_measured = "this process cannot create a ring";
-    res.rows.push_back(io_method_advice(c, fork_cost, slowest_reads(reads)));
-    res.rows.push_back(ring_layout_advice(c, fork_cost));
-    res.rows.push_back(io_uring_access_advice(c));
-    for (size_t i = 0; i < req.targets.size(); ++i)
-        res.rows.push_back(file_extend_method_advice(c, req.targets[i].tablespace,
-                                                     summary_of<ExtendSummary>(extension, i)));
+// The rows of the read settings: each tablespace's depths, then (18) the
+// workers and read sizes decided on the filesystem that wants the most,
+// then each filesystem's device's readahead.
+void read_setting_rows(const AdviseRequest& req, const AdviseContext& c, const Plans& p,
+                       std::vector<AdviceRow>& rows) {
+    const Pg18Settings& set = req.server.settings;
     for (size_t i = 0; i < req.targets.size(); ++i) {
         const AdviseTarget& t = req.targets[i];
-        const DepthCurveSummary s = summary_of<DepthCurveSummary>(depths, i);
-        const Pg18Settings& set = req.server.settings;
+        const DepthCurveSummary s = summary_of<DepthCurveSummary>(p.depths, i);
         // the tablespace's own value, else the server's
         const std::pair<const char*, int> depth_settings[] = {
             {"effective_io_concurrency", t.effective_io_concurrency >= 0
@@ -307,12 +352,62 @@ AdviseResult advise(const AdviseRequest& req, const std::function<bool()>& shoul
                                                ? t.maintenance_io_concurrency
                                                : set.maintenance_io_concurrency}};
         for (const auto& [setting, current] : depth_settings)
-            res.rows.push_back(io_concurrency_advice(c, setting, t.tablespace, current, s));
+            rows.push_back(io_concurrency_advice(c, setting, t.tablespace, current, s));
     }
+    if (c.pg18()) {
+        rows.push_back(io_workers_advice(
+            c, neediest<WorkersCurveSummary>(
+                   p.depths, [](const DepthCurveMeasurement& m) { return m.workers_summary(); },
+                   [&](const WorkersCurveSummary& s) {
+                       return judge_workers(s, set.io_workers).enough;
+                   })));
+        const AdviceRow combine = io_combine_limit_advice(
+            c, neediest<SequentialReadsSummary>(
+                   p.sequential, [](const SequentialReadsMeasurement& m) { return m.summary(); },
+                   [&](const SequentialReadsSummary& s) {
+                       return judge_combine(s, set.io_combine_limit * 8).enough_kb;
+                   }));
+        rows.push_back(combine);
+        rows.push_back(io_max_combine_limit_advice(c, combine));
+    }
+    for (const auto& f : p.sequential.filesystems)
+        rows.push_back(read_ahead_kb_advice(c, f->summary()));
+}
+
+} // namespace
+
+AdviseResult advise(const AdviseRequest& req, const std::function<bool()>& should_stop) {
+    validate(req);
+    const std::int64_t start = now_ns();
+    auto elapsed = [start] { return (now_ns() - start) / 1e9; };
+    AdviseResult res;
+    validate(req.server.settings);
+    const IoUringCaps caps =
+        probe_io_uring(ring_entries(static_cast<unsigned>(req.server.settings.io_max_concurrency)));
+    const AdviseContext c = count_facts(req, caps);
+    Plans p = plan_all(req, c, caps, should_stop);
+    if (!run_within_budget(p.order, req.budget_seconds, elapsed, should_stop)) {
+        res.outcome = Outcome::stopped();
+        res.seconds = elapsed();
+        return res;
+    }
+
+    ForkCostSummary fork_cost;
+    if (p.fork)
+        fork_cost = p.fork->summary();
+    else
+        fork_cost.not_measured = "this process cannot create a ring";
+    res.rows.push_back(io_method_advice(c, fork_cost, slowest_reads(p.reads)));
+    res.rows.push_back(ring_layout_advice(c, fork_cost));
+    res.rows.push_back(io_uring_access_advice(c));
+    for (size_t i = 0; i < req.targets.size(); ++i)
+        res.rows.push_back(file_extend_method_advice(c, req.targets[i].tablespace,
+                                                     summary_of<ExtendSummary>(p.extension, i)));
+    read_setting_rows(req, c, p, res.rows);
     res.rows.push_back(ulimit_n_advice(c));
     res.rows.push_back(ulimit_l_advice(c));
     res.seconds = elapsed();
-    res.rows.push_back(budget_advice(budget_summary(req, res.seconds, order)));
+    res.rows.push_back(budget_advice(budget_summary(req, res.seconds, p.order)));
     return res;
 }
 

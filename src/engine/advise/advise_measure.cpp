@@ -7,7 +7,9 @@
 #include "contract/stop_poll.hpp"
 #include "experiments/rings_experiment.hpp"
 #include "io/scratch_file.hpp"
+#include "io/worker_pool_reads.hpp"
 #include "os/fd.hpp"
+#include "os/system_info.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -354,7 +356,7 @@ ReadsMeasurement::ReadsMeasurement(const AdviseContext& c, std::string tablespac
       workers_(c.server.settings.io_workers),
       // as deep as the server's read streams may go, in its reads' size
       depth_(pg18_read_depth(c.server.settings)), in_flight_(depth_.in_flight),
-      block_kb_(read_block_kb(c.server.settings.io_combine_limit)) {
+      block_kb_(read_block_kb(c.server.settings.combine_blocks())) {
     // ... or as deep as uringprobe_reads() may go here.
     const long long by_setting = cap_value(limits_, kMaxReadInFlight);
     const long long by_memory = (cap_value(limits_, kMaxMemoryMb) << 10) / block_kb_;
@@ -430,24 +432,37 @@ ReadsSummary ReadsMeasurement::summary() const {
     return s;
 }
 
-// The depth curve's file: written once, read cold at every depth.
-struct DepthCurveMeasurement::File {
+struct ReadsFile {
     ScratchDir dir;
     ScratchFile file;
     std::string path;
-    File(const std::string& d, long long bytes, const std::function<bool()>& should_stop)
+    ReadsFile(const std::string& d, long long bytes, const std::function<bool()>& should_stop)
         : dir(d, {d}), file(dir), path(dir.path() + "/" + file.name()) {
         StopPoll stop(should_stop);
         write_scratch(file.fd(), bytes, stop);
     }
 };
 
+std::vector<int> worker_counts(const WorkersCurvePlan& plan) {
+    const int in_flight = std::max(1, plan.sessions) * std::max(1, plan.depth);
+    std::vector<int> counts;
+    for (int w : {1, 2, 3, 4, 6, 8, 12, 16, 24, 32})
+        if (w <= in_flight || w == plan.current)
+            counts.push_back(w);
+    if (plan.current >= 1 && plan.current <= 32 &&
+        std::find(counts.begin(), counts.end(), plan.current) == counts.end())
+        counts.insert(std::upper_bound(counts.begin(), counts.end(), plan.current), plan.current);
+    return counts;
+}
+
 DepthCurveMeasurement::DepthCurveMeasurement(std::string tablespace, std::string dir,
                                              std::string fs, dev_t dev, const Caps& limits,
+                                             const WorkersCurvePlan& workers,
                                              const std::function<bool()>& should_stop)
     : should_stop_(should_stop), tablespace_(std::move(tablespace)), dir_(std::move(dir)),
       fs_(std::move(fs)), dev_(dev), limits_(limits),
-      mb_(static_cast<int>(std::min<long long>(kDepthCurveMb, cap_value(limits, kMaxScratchMb)))) {
+      mb_(static_cast<int>(std::min<long long>(kDepthCurveMb, cap_value(limits, kMaxScratchMb)))),
+      workers_plan_(workers) {
     // as deep as uringprobe_reads() may go here
     const int block_kb = 8;
     const long long deepest =
@@ -462,6 +477,15 @@ DepthCurveMeasurement::DepthCurveMeasurement(std::string tablespace, std::string
                              std::to_string(cap_value(limits_, kMaxMemoryMb)) + " MB") +
                   " allows " + std::to_string(points_.back().depth) + " of " +
                   std::to_string(kDeepestRead);
+    if (workers_plan_.wanted) {
+        // the sessions' reads in flight together, within what
+        // uringprobe_reads() may keep here
+        const int sessions = std::max(1, workers_plan_.sessions);
+        workers_depth_ =
+            std::max(1, std::min<int>(workers_plan_.depth, static_cast<int>(deepest / sessions)));
+        for (int w : worker_counts(workers_plan_))
+            workers_points_.push_back({w, {}, {}, {}, {}});
+    }
     m_.name = "read depths on " + fs_ + " (" + dir_ + ")";
     // the file written, then read at each depth: a slow device is found
     // out by the first round's time
@@ -508,7 +532,8 @@ bool DepthCurveMeasurement::read_at(int depth, int round_no, double* mbps, doubl
 
 bool DepthCurveMeasurement::round(int round_no) {
     if (!file_)
-        file_ = std::make_unique<File>(dir_, static_cast<long long>(mb_) * 1000000, should_stop_);
+        file_ =
+            std::make_unique<ReadsFile>(dir_, static_cast<long long>(mb_) * 1000000, should_stop_);
     if (should_stop_())
         return false;
     std::vector<double> mbps(points_.size()), p99(points_.size());
@@ -518,10 +543,53 @@ bool DepthCurveMeasurement::round(int round_no) {
         if (!read_at(points_[i].depth, round_no, &mbps[i], &p99[i]))
             return false;
     }
+    if (!workers_round(round_no))
+        return false;
     for (size_t i = 0; i < points_.size(); ++i) {
         points_[i].mbps.push_back(mbps[i]);
         points_[i].p99_us.push_back(p99[i]);
     }
+    return true;
+}
+
+bool DepthCurveMeasurement::workers_round(int round_no) {
+    if (workers_points_.empty())
+        return true;
+    const int sessions = std::max(1, workers_plan_.sessions);
+    struct Figures {
+        double mbps, p99_us, synchronous, cpu_ms_per_mb;
+    };
+    std::vector<Figures> f(workers_points_.size());
+    for (size_t k = 0; k < workers_points_.size(); ++k) {
+        const size_t i = (k + static_cast<size_t>(round_no)) % workers_points_.size();
+        WorkerPoolParams p;
+        p.path = file_->path;
+        p.sessions = sessions;
+        p.depth = workers_depth_;
+        p.workers = workers_points_[i].workers;
+        p.direct = direct_;
+        p.seed = round_no + 1;
+        const WorkerPoolResult r = read_with_worker_pool(p, should_stop_);
+        if (r.stopped)
+            return false;
+        if (r.seconds <= 0 || r.reads == 0)
+            throw NotMeasurable("reads by " + std::to_string(p.workers) + " workers: none timed");
+        const double mb = static_cast<double>(r.bytes) / 1e6;
+        f[i] = {mb / r.seconds, static_cast<double>(r.latency.percentile(0.99)) / 1000.0,
+                static_cast<double>(r.synchronous) / static_cast<double>(r.reads),
+                mb > 0 ? r.workers_cpu_ms / mb : 0};
+    }
+    double uring = 0, uring_p99 = 0;
+    if (!read_at(sessions * workers_depth_, round_no, &uring, &uring_p99))
+        return false;
+    for (size_t i = 0; i < workers_points_.size(); ++i) {
+        WorkersPoint& w = workers_points_[i];
+        w.mbps.push_back(f[i].mbps);
+        w.p99_us.push_back(f[i].p99_us);
+        w.synchronous.push_back(f[i].synchronous);
+        w.cpu_ms_per_mb.push_back(f[i].cpu_ms_per_mb);
+    }
+    uring_at_demand_.push_back(uring);
     return true;
 }
 
@@ -533,6 +601,122 @@ DepthCurveSummary DepthCurveMeasurement::summary() const {
     s.capped = capped_;
     if (measured)
         s.points = points_;
+    return s;
+}
+
+WorkersCurveSummary DepthCurveMeasurement::workers_summary() const {
+    WorkersCurveSummary s;
+    if (!workers_plan_.wanted) {
+        s.not_measured = "io_workers: not a setting of this server";
+        return s;
+    }
+    const bool measured = where_and_rounds(s, tablespace_, fs_, dir_, m_);
+    s.sessions = std::max(1, workers_plan_.sessions);
+    s.depth = workers_depth_;
+    s.queue = kIoWorkerQueueHolds;
+    s.mb = mb_;
+    if (measured) {
+        s.points = workers_points_;
+        s.uring_mbps = uring_at_demand_;
+    }
+    return s;
+}
+
+// ---- sequential reads ----
+
+SequentialReadsMeasurement::SequentialReadsMeasurement(const AdviseContext& c,
+                                                       std::string tablespace, std::string dir,
+                                                       std::string fs, dev_t dev,
+                                                       const Caps& limits,
+                                                       const std::function<bool()>& should_stop)
+    : should_stop_(should_stop), tablespace_(std::move(tablespace)), dir_(std::move(dir)),
+      fs_(std::move(fs)), dev_(dev), limits_(limits),
+      mb_(static_cast<int>(std::min<long long>(kSequentialMb, cap_value(limits, kMaxScratchMb)))) {
+    if (c.pg18()) {
+        const long long by_setting = cap_value(limits_, kMaxReadInFlight);
+        for (int kb = kSmallestCombineKb; kb <= 1024; kb *= 2) {
+            // as deep as a read stream goes with reads of this size
+            Pg18Settings at = c.server.settings;
+            at.io_combine_limit = at.io_max_combine_limit = kb / 8;
+            const long long by_memory = (cap_value(limits_, kMaxMemoryMb) << 10) / kb;
+            const int in_flight = static_cast<int>(std::max(
+                1LL, std::min<long long>({pg18_read_depth(at).in_flight, by_setting, by_memory})));
+            sizes_.push_back({kb, in_flight, {}, {}});
+        }
+    }
+    m_.name = "sequential reads on " + fs_ + " (" + dir_ + ")";
+    // the file written, then read twice and at each size
+    m_.first_estimate = 2 * mb_ * kExtendSecondsPerMb + 0.1;
+    m_.round = [this](int round_no) { return round(round_no); };
+    m_.spread = [this] {
+        return doubled_over_normal_.size() < 2 ? 100.0
+                                               : summarize_runs(doubled_over_normal_).spread_pct;
+    };
+}
+
+SequentialReadsMeasurement::~SequentialReadsMeasurement() = default;
+
+bool SequentialReadsMeasurement::read_once(ReadMethod method, int block_kb, int in_flight,
+                                           double* mbps, double* p99_us) {
+    ReadsParams p;
+    p.method = method;
+    p.pattern = ReadPattern::sequential;
+    p.block_kb = block_kb;
+    p.in_flight = in_flight;
+    p.cache = CacheState::cold;
+    p.files = {file_->path};
+    p.source = "the sequential reads' file";
+    validate(p, limits_); // as uringprobe_reads() would be
+    const ReadsResult r = run_reads(p, {dir_}, should_stop_);
+    if (r.outcome.is_stopped())
+        return false;
+    if (!r.outcome.is_ok() || r.seconds <= 0)
+        throw NotMeasurable("sequential reads (" + std::string(read_method_name(method)) + ", " +
+                            std::to_string(block_kb) + " kB): " + r.outcome.status());
+    *mbps = static_cast<double>(r.bytes) / 1e6 / r.seconds;
+    *p99_us = static_cast<double>(r.latency.percentile(0.99)) / 1000.0;
+    return true;
+}
+
+bool SequentialReadsMeasurement::round(int round_no) {
+    if (!file_)
+        file_ =
+            std::make_unique<ReadsFile>(dir_, static_cast<long long>(mb_) * 1000000, should_stop_);
+    // the two readahead windows, then each size, the order rotated
+    const size_t n = 2 + sizes_.size();
+    std::vector<double> mbps(n), p99(n);
+    for (size_t k = 0; k < n; ++k) {
+        const size_t i = (k + static_cast<size_t>(round_no)) % n;
+        const bool ok = i < 2 ? read_once(i == 0 ? ReadMethod::sync : ReadMethod::sync_sequential,
+                                          8, 1, &mbps[i], &p99[i])
+                              : read_once(ReadMethod::io_uring, sizes_[i - 2].kb,
+                                          sizes_[i - 2].in_flight, &mbps[i], &p99[i]);
+        if (!ok)
+            return false;
+    }
+    normal_.push_back(mbps[0]);
+    doubled_.push_back(mbps[1]);
+    doubled_over_normal_.push_back(mbps[1] / mbps[0]);
+    for (size_t i = 0; i < sizes_.size(); ++i) {
+        sizes_[i].mbps.push_back(mbps[i + 2]);
+        sizes_[i].p99_us.push_back(p99[i + 2]);
+    }
+    return true;
+}
+
+SequentialReadsSummary SequentialReadsMeasurement::summary() const {
+    SequentialReadsSummary s;
+    const BlockDevice b = block_device_of(dev_);
+    s.device = b.name;
+    s.read_ahead_kb = b.read_ahead_kb;
+    s.no_device = b.why;
+    s.mb = mb_;
+    if (!where_and_rounds(s, tablespace_, fs_, dir_, m_))
+        return s;
+    s.normal_mbps = summarize_runs(normal_);
+    s.doubled_mbps = summarize_runs(doubled_);
+    s.doubled_over_normal = summarize_runs(doubled_over_normal_);
+    s.sizes = sizes_;
     return s;
 }
 

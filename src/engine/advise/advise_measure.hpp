@@ -13,6 +13,7 @@
 #include "advise/advise.hpp"
 #include "advise/advise_budget.hpp"
 #include "advise/advise_summaries.hpp"
+#include "experiments/reads_experiment.hpp"
 
 #include <functional>
 #include <memory>
@@ -106,6 +107,10 @@ private:
     Measurement m_;
 };
 
+// A scratch file written once and read cold at each depth, count or size,
+// removed with the measurement that wrote it.
+struct ReadsFile;
+
 // Each read run reads a file of this many MB (or uringprobe.max_scratch_mb).
 constexpr int kReadsMb = 32;
 
@@ -148,13 +153,25 @@ private:
 constexpr int kDepthCurveMb = 4;
 constexpr int kDeepestRead = 128;
 
+// io_workers measured beside the depths (PostgreSQL 18): `sessions`
+// sessions each keeping `depth` reads in flight, through 1, 2, 3 ... 32
+// workers (PostgreSQL's most) and the server's `current` count.
+struct WorkersCurvePlan {
+    bool wanted = false;
+    int sessions = 4, depth = 16, current = 3;
+};
+// The worker counts measured for `plan`: never more than the reads in
+// flight (beyond, a worker has nothing to do) but the current count.
+std::vector<int> worker_counts(const WorkersCurvePlan& plan);
+
 class DepthCurveMeasurement {
 public:
     // In `dir` (resolved, on filesystem `fs`), for `tablespace`, within
     // `limits`. The file is written at the first round and removed with
     // this object.
     DepthCurveMeasurement(std::string tablespace, std::string dir, std::string fs, dev_t dev,
-                          const Caps& limits, const std::function<bool()>& should_stop);
+                          const Caps& limits, const WorkersCurvePlan& workers,
+                          const std::function<bool()>& should_stop);
     DepthCurveMeasurement(const DepthCurveMeasurement&) = delete;
     DepthCurveMeasurement& operator=(const DepthCurveMeasurement&) = delete;
     ~DepthCurveMeasurement();
@@ -162,11 +179,15 @@ public:
     Measurement& measurement() { return m_; }
     dev_t dev() const { return dev_; }
     DepthCurveSummary summary() const;
+    // not_measured where the plan did not want it
+    WorkersCurveSummary workers_summary() const;
 
 private:
     bool round(int round);
     // One cold read of the file at `depth`: false when stopped.
     bool read_at(int depth, int round, double* mbps, double* p99_us);
+    // The file read by the worker pool at each count: false when stopped.
+    bool workers_round(int round);
 
     const std::function<bool()>& should_stop_;
     std::string tablespace_, dir_, fs_;
@@ -176,8 +197,48 @@ private:
     bool direct_ = true;
     std::string capped_;
     std::vector<DepthPoint> points_;
-    struct File; // the scratch file, once written
-    std::unique_ptr<File> file_;
+    WorkersCurvePlan workers_plan_;
+    int workers_depth_ = 1; // each session's depth, within the caps
+    std::vector<WorkersPoint> workers_points_;
+    std::vector<double> uring_at_demand_;
+    std::unique_ptr<ReadsFile> file_; // once written
+    Measurement m_;
+};
+
+// Sequential reads read a file of this many MB (or uringprobe.max_scratch_mb),
+// io_combine_limit's sizes from kSmallestCombineKb to 1 MB.
+constexpr int kSequentialMb = 16;
+constexpr int kSmallestCombineKb = 32;
+
+class SequentialReadsMeasurement {
+public:
+    // In `dir` (resolved, on filesystem `fs` of device `dev`), for
+    // `tablespace`; on PostgreSQL 18 (c.pg18()) io_combine_limit's sizes
+    // too, each as deep as c's settings let a read stream go at that size.
+    SequentialReadsMeasurement(const AdviseContext& c, std::string tablespace, std::string dir,
+                               std::string fs, dev_t dev, const Caps& limits,
+                               const std::function<bool()>& should_stop);
+    SequentialReadsMeasurement(const SequentialReadsMeasurement&) = delete;
+    SequentialReadsMeasurement& operator=(const SequentialReadsMeasurement&) = delete;
+    ~SequentialReadsMeasurement();
+
+    Measurement& measurement() { return m_; }
+    dev_t dev() const { return dev_; }
+    SequentialReadsSummary summary() const;
+
+private:
+    bool round(int round);
+    // One cold read of the file: false when stopped.
+    bool read_once(ReadMethod method, int block_kb, int in_flight, double* mbps, double* p99_us);
+
+    const std::function<bool()>& should_stop_;
+    std::string tablespace_, dir_, fs_;
+    dev_t dev_;
+    Caps limits_;
+    int mb_;
+    std::vector<double> normal_, doubled_, doubled_over_normal_;
+    std::vector<SizePoint> sizes_;
+    std::unique_ptr<ReadsFile> file_; // once written
     Measurement m_;
 };
 

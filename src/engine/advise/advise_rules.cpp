@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 
 namespace uringprobe {
@@ -156,6 +157,8 @@ RatioJudgement judge_ratio(const RunSummary& r, double margin) {
     // beyond the margin; shown only where the whole interval is beyond the
     // margin: with 5 runs the interval of a median is about the middle
     // runs' range.
+    // Fewer than kFewestRounds rounds show nothing: their "interval" is
+    // their range (one round: a point).
     RatioJudgement j;
     if (r.lo > 1 && r.median > 1 + margin) {
         j.direction = 1;
@@ -167,6 +170,8 @@ RatioJudgement judge_ratio(const RunSummary& r, double margin) {
         // Within the margin both ways, or an interval too wide to say.
         j.decisive = r.lo >= 1 - margin && r.hi <= 1 + margin;
     }
+    if (r.runs < kFewestRounds)
+        j.decisive = false;
     return j;
 }
 
@@ -539,6 +544,51 @@ AdviceRow file_extend_method_advice(const AdviseContext& c, const std::string& t
     return r;
 }
 
+namespace {
+
+// A measured curve: MB/s and read p99 at each of several values of a
+// setting (ascending), per round, the rounds in the same order at each.
+struct Curve {
+    std::vector<int> at;
+    std::vector<const std::vector<double>*> mbps, p99_us;
+};
+
+struct CurveJudgement {
+    size_t enough = 0; // the first point reaching kDepthShare of each round's best (median)
+    size_t at = 0;     // the last point at or below the setting
+    RunSummary share;  // MB/s at `at` over each round's best
+    RunSummary p99_over_enough; // reads' p99 at `at` over at `enough`, per round
+};
+
+CurveJudgement judge_curve(const Curve& c, int setting) {
+    CurveJudgement j;
+    const size_t n = c.at.size(), rounds = c.mbps.front()->size();
+    std::vector<std::vector<double>> share(n);
+    for (size_t r = 0; r < rounds; ++r) {
+        double best = 0;
+        for (size_t i = 0; i < n; ++i)
+            best = std::max(best, (*c.mbps[i])[r]);
+        for (size_t i = 0; i < n; ++i)
+            share[i].push_back(best > 0 ? (*c.mbps[i])[r] / best : 0);
+    }
+    j.enough = n - 1;
+    for (size_t i = n; i-- > 0;)
+        if (summarize_runs(share[i]).median >= kDepthShare)
+            j.enough = i;
+    for (size_t i = 0; i < n; ++i)
+        if (c.at[i] <= setting)
+            j.at = i;
+    j.share = summarize_runs(share[j.at]);
+    std::vector<double> waits;
+    for (size_t r = 0; r < rounds; ++r)
+        if ((*c.p99_us[j.enough])[r] > 0)
+            waits.push_back((*c.p99_us[j.at])[r] / (*c.p99_us[j.enough])[r]);
+    j.p99_over_enough = summarize_runs(waits);
+    return j;
+}
+
+} // namespace
+
 DepthJudgement judge_depth(const DepthCurveSummary& s, int setting, int pin_limit) {
     DepthJudgement j;
     j.effective = std::max(1, setting);
@@ -549,31 +599,47 @@ DepthJudgement judge_depth(const DepthCurveSummary& s, int setting, int pin_limi
     }
     if (s.points.empty())
         return j;
-    // each round's MB/s at every depth over that round's best
-    const size_t rounds = s.points.front().mbps.size();
-    std::vector<std::vector<double>> share(s.points.size());
-    for (size_t r = 0; r < rounds; ++r) {
-        double best = 0;
-        for (const DepthPoint& p : s.points)
-            best = std::max(best, p.mbps[r]);
-        for (size_t i = 0; i < s.points.size(); ++i)
-            share[i].push_back(best > 0 ? s.points[i].mbps[r] / best : 0);
+    Curve curve;
+    for (const DepthPoint& p : s.points) {
+        curve.at.push_back(p.depth);
+        curve.mbps.push_back(&p.mbps);
+        curve.p99_us.push_back(&p.p99_us);
     }
-    size_t enough = s.points.size() - 1, at = 0;
-    for (size_t i = s.points.size(); i-- > 0;)
-        if (summarize_runs(share[i]).median >= kDepthShare)
-            enough = i;
-    for (size_t i = 0; i < s.points.size(); ++i)
-        if (s.points[i].depth <= j.effective)
-            at = i;
-    j.enough = s.points[enough].depth;
-    j.measured_at = s.points[at].depth;
-    j.share = summarize_runs(share[at]);
-    std::vector<double> waits;
-    for (size_t r = 0; r < rounds; ++r)
-        if (s.points[enough].p99_us[r] > 0)
-            waits.push_back(s.points[at].p99_us[r] / s.points[enough].p99_us[r]);
-    j.p99_over_enough = summarize_runs(waits);
+    const CurveJudgement k = judge_curve(curve, j.effective);
+    j.enough = s.points[k.enough].depth;
+    j.measured_at = s.points[k.at].depth;
+    j.share = k.share;
+    j.p99_over_enough = k.p99_over_enough;
+    return j;
+}
+
+WorkersJudgement judge_workers(const WorkersCurveSummary& s, int current) {
+    WorkersJudgement j;
+    if (s.points.empty())
+        return j;
+    Curve curve;
+    for (const WorkersPoint& p : s.points) {
+        curve.at.push_back(p.workers);
+        curve.mbps.push_back(&p.mbps);
+        curve.p99_us.push_back(&p.p99_us);
+    }
+    const CurveJudgement k = judge_curve(curve, current);
+    const WorkersPoint& at = s.points[k.at];
+    j.enough = s.points[k.enough].workers;
+    j.measured_at = at.workers;
+    j.share = k.share;
+    j.synchronous = summarize_runs(at.synchronous);
+    j.enough_synchronous = summarize_runs(s.points[k.enough].synchronous);
+    std::vector<double> over;
+    for (size_t r = 0; r < s.uring_mbps.size(); ++r) {
+        double best = 0;
+        for (const WorkersPoint& p : s.points)
+            if (r < p.mbps.size())
+                best = std::max(best, p.mbps[r]);
+        if (s.uring_mbps[r] > 0)
+            over.push_back(best / s.uring_mbps[r]);
+    }
+    j.best_over_uring = summarize_runs(over);
     return j;
 }
 
@@ -643,6 +709,210 @@ AdviceRow io_concurrency_advice(const AdviseContext& c, const std::string& setti
                  (j.capped.empty() ? "" : " (" + j.capped + ")");
     r.cost = at + ": " + percent_text(j.share.median) + " of the best MB/s, reads' p99 " +
              fixed(j.p99_over_enough.median, 2) + "x depth " + std::to_string(j.enough) + "'s";
+    return r;
+}
+
+AdviceRow io_workers_advice(const AdviseContext& c, const WorkersCurveSummary& s) {
+    const int current = c.server.settings.io_workers;
+    AdviceRow r = row("io_workers", "io_workers", "server", std::to_string(current));
+    const std::string keep = "keep io_workers = " + r.current;
+    if (!s.not_measured.empty() || s.points.empty()) {
+        decide(r, "keep", r.current, keep, "low");
+        r.not_measured =
+            "reads through workers: " + (s.not_measured.empty() ? "no count" : s.not_measured);
+        r.evidence = "not measured: " + r.not_measured;
+        r.cost = "not measured";
+        return r;
+    }
+    const WorkersJudgement j = judge_workers(s, current);
+    const RatioJudgement short_of = judge_ratio(j.share, kDepthMargin);
+    const std::string at = std::to_string(j.measured_at) + " workers";
+    const std::string enough = std::to_string(j.enough);
+    r.decided_by = measured("reads through workers", s.tablespace,
+                            "MB/s with " + at + " / the best count's", j.share, kDepthMargin);
+    std::string why;
+    if (short_of.changes() && short_of.direction < 0 && j.enough != current) {
+        const bool more = j.enough > current;
+        decide(r, more ? "raise" : "lower", enough, "io_workers = " + enough,
+               confidence_of(s.rounds, true, false));
+        why = "with " + at + " reads reach " + percent_text(j.share.median) +
+              " of the best count's MB/s; " + enough + " reach " + percent_text(kDepthShare) +
+              (more ? "" : ": more workers were shown slower");
+    } else {
+        decide(r, "keep", r.current, keep, confidence_of(s.rounds, short_of.decisive, false));
+        why = j.enough <= j.measured_at
+                  ? enough + " workers reach " + percent_text(kDepthShare) +
+                        " of the best count's MB/s, and " + at + " are no slower"
+                  : "no shortfall beyond " + percent_text(kDepthMargin) + " shown with " + at;
+    }
+    if (j.synchronous.median > 0)
+        why += "; with " + at + " the sessions did " + percent_text(j.synchronous.median) +
+               " of their reads themselves (the shared queue of " + std::to_string(s.queue) +
+               " was full)";
+    if (c.server.io_method != "worker")
+        why += "; it applies while io_method = worker (now " + c.server.io_method + ")";
+    r.advice += " (" + why + ")";
+    std::string curve;
+    for (const WorkersPoint& p : s.points)
+        curve += (curve.empty() ? "" : ", ") + std::to_string(p.workers) + ": " +
+                 fixed(summarize_runs(p.mbps).median, 0) + " MB/s p99 " +
+                 fixed(summarize_runs(p.p99_us).median, 0) + " us, " +
+                 percent_text(summarize_runs(p.synchronous).median) + " by the sessions, " +
+                 fixed(summarize_runs(p.cpu_ms_per_mb).median, 2) + " ms CPU/MB";
+    r.evidence =
+        "cold random " + std::to_string(s.block_kb) + " kB reads of " + std::to_string(s.mb) +
+        " MB on tablespace " + s.tablespace + " (" + s.fs + ") by " + std::to_string(s.sessions) +
+        " sessions each keeping " + std::to_string(s.depth) + " in flight through a queue of " +
+        std::to_string(s.queue) + ", by workers, medians of " + std::to_string(s.rounds) +
+        " rounds: " + curve + "; io_uring at depth " + std::to_string(s.sessions * s.depth) + ": " +
+        fixed(summarize_runs(s.uring_mbps).median, 0) + " MB/s, the best count " +
+        percent_text(j.best_over_uring.median) + " of it";
+    r.cost = at + ": " + percent_text(j.share.median) + " of the best count's MB/s, " +
+             percent_text(j.synchronous.median) + " of reads done by the sessions";
+    return r;
+}
+
+CombineJudgement judge_combine(const SequentialReadsSummary& s, int current_kb) {
+    CombineJudgement j;
+    if (s.sizes.empty())
+        return j;
+    Curve curve;
+    for (const SizePoint& p : s.sizes) {
+        curve.at.push_back(p.kb);
+        curve.mbps.push_back(&p.mbps);
+        curve.p99_us.push_back(&p.p99_us);
+    }
+    const CurveJudgement k = judge_curve(curve, current_kb);
+    j.enough_kb = s.sizes[k.enough].kb;
+    j.measured_at_kb = s.sizes[k.at].kb;
+    j.share = k.share;
+    return j;
+}
+
+namespace {
+std::string kb_setting(int kb) {
+    return std::to_string(kb) + "kB";
+}
+} // namespace
+
+AdviceRow io_combine_limit_advice(const AdviseContext& c, const SequentialReadsSummary& s) {
+    const int current_kb = c.server.settings.io_combine_limit * 8;
+    AdviceRow r = row("read_size", "io_combine_limit", "server", kb_setting(current_kb));
+    const std::string keep = "keep io_combine_limit = " + r.current;
+    if (!s.not_measured.empty() || s.sizes.empty()) {
+        decide(r, "keep", r.current, keep, "low");
+        r.not_measured =
+            "sequential reads: " + (s.not_measured.empty() ? "no read size" : s.not_measured);
+        r.evidence = "not measured: " + r.not_measured;
+        r.cost = "not measured";
+        return r;
+    }
+    const CombineJudgement j = judge_combine(s, current_kb);
+    const RatioJudgement short_of = judge_ratio(j.share, kDepthMargin);
+    const std::string at = std::to_string(j.measured_at_kb) + " kB reads";
+    r.decided_by = measured("sequential reads", s.tablespace,
+                            "MB/s of " + at + " / the best size's", j.share, kDepthMargin);
+    std::string why;
+    if (short_of.changes() && short_of.direction < 0 && j.enough_kb != current_kb) {
+        const bool larger = j.enough_kb > current_kb;
+        decide(r, larger ? "raise" : "lower", kb_setting(j.enough_kb),
+               "io_combine_limit = " + kb_setting(j.enough_kb),
+               confidence_of(s.rounds, true, false));
+        why = at + " reach " + percent_text(j.share.median) + " of the best size's MB/s; " +
+              std::to_string(j.enough_kb) + " kB reach " + percent_text(kDepthShare) +
+              (larger ? "" : ": larger reads were shown slower");
+    } else {
+        decide(r, "keep", r.current, keep, confidence_of(s.rounds, short_of.decisive, false));
+        why = j.enough_kb <= j.measured_at_kb
+                  ? std::to_string(j.enough_kb) + " kB reads reach " + percent_text(kDepthShare) +
+                        " of the best size's MB/s, and " + at + " are no slower"
+                  : "no shortfall beyond " + percent_text(kDepthMargin) + " shown for " + at;
+    }
+    r.advice += " (" + why + ")";
+    std::string curve;
+    for (const SizePoint& p : s.sizes)
+        curve += (curve.empty() ? "" : ", ") + std::to_string(p.kb) + " kB x " +
+                 std::to_string(p.in_flight) + ": " + fixed(summarize_runs(p.mbps).median, 0) +
+                 " MB/s";
+    r.evidence = "cold sequential buffered reads of " + std::to_string(s.mb) +
+                 " MB on tablespace " + s.tablespace + " (" + s.fs +
+                 ") by io_uring, each size as deep as a read stream keeps it (size x in flight), "
+                 "medians of " +
+                 std::to_string(s.rounds) + " rounds: " + curve;
+    r.cost = at + ": " + percent_text(j.share.median) + " of the best size's MB/s";
+    return r;
+}
+
+AdviceRow io_max_combine_limit_advice(const AdviseContext& c, const AdviceRow& combine) {
+    const int max_kb = c.server.settings.io_max_combine_limit * 8;
+    AdviceRow r = row("read_size", "io_max_combine_limit", "server", kb_setting(max_kb));
+    r.decided_by = combine.decided_by;
+    r.not_measured = combine.not_measured;
+    r.evidence = combine.evidence;
+    const int wanted_kb = std::atoi(combine.value.c_str());
+    if (wanted_kb > max_kb) {
+        decide(r, "raise", combine.value,
+               "io_max_combine_limit = " + combine.value + " (a restart: io_combine_limit " +
+                   combine.value + " is held to it)",
+               combine.confidence);
+        r.cost = "a restart";
+    } else {
+        decide(r, "keep", r.current,
+               "keep io_max_combine_limit = " + r.current + " (io_combine_limit " + combine.value +
+                   " is within it)",
+               combine.confidence);
+        r.cost = "none";
+    }
+    return r;
+}
+
+AdviceRow read_ahead_kb_advice(const AdviseContext& c, const SequentialReadsSummary& s) {
+    AdviceRow r = row("read_ahead", "read_ahead_kb", "os",
+                      s.read_ahead_kb >= 0 ? std::to_string(s.read_ahead_kb) : "");
+    r.scope_name = s.device;
+    const std::string leans =
+        c.pg18() && c.server.io_method != "sync"
+            ? "it serves reads that lean on the kernel's readahead: io_method = sync (now " +
+                  c.server.io_method + ": its read streams read ahead themselves)"
+            : "scans lean on the kernel's readahead here (" +
+                  std::string(c.pg18() ? "io_method = sync" : "no asynchronous reads") + ")";
+    if (s.read_ahead_kb < 0) {
+        decide(r, "none", "", "no read_ahead_kb to advise for tablespace " + s.tablespace, "low");
+        r.not_measured = s.no_device.empty() ? "no block device" : s.no_device;
+        r.evidence = "not measured: " + r.not_measured;
+        r.cost = "not measured";
+        return r;
+    }
+    const std::string keep = "keep read_ahead_kb = " + r.current + " on " + s.device;
+    if (!s.not_measured.empty()) {
+        decide(r, "keep", r.current, keep, "low");
+        r.not_measured = "sequential reads: " + s.not_measured;
+        r.evidence = "not measured: " + r.not_measured;
+        r.cost = "not measured";
+        return r;
+    }
+    const RatioJudgement doubled = judge_ratio(s.doubled_over_normal, kReadaheadMargin);
+    r.decided_by =
+        measured("sequential reads", s.tablespace, "8 kB reads' MB/s, readahead doubled / as set",
+                 s.doubled_over_normal, kReadaheadMargin);
+    const std::string twice = std::to_string(2 * s.read_ahead_kb);
+    if (doubled.changes() && doubled.direction > 0) {
+        decide(r, "raise", twice,
+               "read_ahead_kb = " + twice + " on " + s.device + " (a udev rule; " + leans + ")",
+               confidence_of(s.rounds, true, false));
+    } else {
+        decide(r, "keep", r.current,
+               keep + " (no gain beyond " + percent_text(kReadaheadMargin) +
+                   " shown with twice the window; " + leans + ")",
+               confidence_of(s.rounds, doubled.decisive, false));
+    }
+    r.evidence = "cold sequential buffered 8 kB reads one at a time of " + std::to_string(s.mb) +
+                 " MB on tablespace " + s.tablespace + " (" + s.fs + ", device " + s.device +
+                 "), medians of " + std::to_string(s.rounds) +
+                 " rounds: readahead as set (read_ahead_kb " + r.current + ") " +
+                 fixed(s.normal_mbps.median, 0) + " MB/s, doubled (POSIX_FADV_SEQUENTIAL) " +
+                 fixed(s.doubled_mbps.median, 0) + " MB/s";
+    r.cost = "the page cache read ahead of a scan: up to " + twice + " kB per file read in order";
     return r;
 }
 

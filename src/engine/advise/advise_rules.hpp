@@ -54,6 +54,8 @@ LayoutJudgement judge_layout(const LayoutFigures& f);
 // 0: within it). A setting changes only where the difference is shown
 // beyond its margin (`changes()`): a lean short of that keeps the current
 // value, so that the same server advised twice gives the same decision.
+// Fewer than kFewestRounds runs decide nothing (their interval is their
+// range).
 struct RatioJudgement {
     int direction = 0;
     bool decisive = false;
@@ -112,6 +114,39 @@ struct DepthJudgement {
 // streams; 0 where no such limit applies).
 DepthJudgement judge_depth(const DepthCurveSummary& s, int setting, int pin_limit);
 
+// io_workers: the fewest workers whose MB/s reaches kDepthShare of the
+// best count's, for the reads several sessions keep in flight at once
+// (WorkersCurveSummary). The count changes only where the current one's
+// MB/s is shown short of the best by more than kDepthMargin (the whole
+// interval): raised where it is fewer than enough, lowered where it is
+// more (more workers shown slower).
+struct WorkersJudgement {
+    int enough = 0;                // 0: none measured
+    int measured_at = 0;           // the count measured at or below the current one
+    RunSummary share;              // its MB/s over each round's best count's
+    RunSummary synchronous;        // its share of reads the sessions did themselves
+    RunSummary enough_synchronous; // the same with `enough` workers
+    RunSummary best_over_uring;    // the best count's MB/s over io_uring's, same depth
+};
+WorkersJudgement judge_workers(const WorkersCurveSummary& s, int current);
+
+// io_combine_limit: the smallest read whose MB/s reaches kDepthShare of
+// the best size's, as a read stream keeps reads of each size in flight;
+// changed only where the current size is shown short of the best by more
+// than kDepthMargin (raised where smaller than enough, lowered where
+// larger: larger reads shown slower).
+struct CombineJudgement {
+    int enough_kb = 0;      // 0: none measured
+    int measured_at_kb = 0; // the size measured at or below the current one
+    RunSummary share;       // its MB/s over each round's best size's
+};
+CombineJudgement judge_combine(const SequentialReadsSummary& s, int current_kb);
+
+// read_ahead_kb: raised (doubled) where 8 kB reads one at a time are shown
+// faster by more than kReadaheadMargin with the kernel's readahead window
+// doubled (the whole interval); kept otherwise.
+constexpr double kReadaheadMargin = 0.10;
+
 // The rows, one rule each. io_method weighs what cold reads gain on the
 // tablespace whose device waits longest (`reads`) against what every
 // connection pays for the rings (`fork`): io_uring where the reads gain
@@ -133,6 +168,17 @@ AdviceRow file_extend_method_advice(const AdviseContext& c, const std::string& t
 AdviceRow io_concurrency_advice(const AdviseContext& c, const std::string& setting,
                                 const std::string& tablespace, int current,
                                 const DepthCurveSummary& s);
+// io_workers (PostgreSQL 18), from the curve of the filesystem that needs
+// the most workers.
+AdviceRow io_workers_advice(const AdviseContext& c, const WorkersCurveSummary& s);
+// io_combine_limit and io_max_combine_limit (PostgreSQL 18), from the
+// sizes of the filesystem whose reads want the largest; the second
+// raised where the first's value is beyond it.
+AdviceRow io_combine_limit_advice(const AdviseContext& c, const SequentialReadsSummary& s);
+AdviceRow io_max_combine_limit_advice(const AdviseContext& c, const AdviceRow& combine);
+// read_ahead_kb of the block device under one filesystem (scope os,
+// scope_name the device).
+AdviceRow read_ahead_kb_advice(const AdviseContext& c, const SequentialReadsSummary& s);
 AdviceRow ulimit_n_advice(const AdviseContext& c);
 AdviceRow ulimit_l_advice(const AdviseContext& c);
 AdviceRow budget_advice(const BudgetSummary& b);

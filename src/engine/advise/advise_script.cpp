@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <set>
+#include <utility>
 
 namespace uringprobe {
 
@@ -48,11 +49,12 @@ bool changes(const AdviceRow& r) {
 
 // What the script is assembled from, row by row.
 struct Parts {
-    std::vector<std::string> sql;     // statements
-    std::vector<std::string> restart; // settings that wait for a restart
-    std::vector<std::string> limits;  // drop-in lines
-    std::vector<std::string> sysctl;  // sysctl.d lines
-    bool seccomp = false;             // a profile that allows io_uring
+    std::vector<std::string> sql;                                // statements
+    std::vector<std::string> restart;                            // settings that wait for a restart
+    std::vector<std::string> limits;                             // drop-in lines
+    std::vector<std::string> sysctl;                             // sysctl.d lines
+    std::vector<std::pair<std::string, std::string>> read_ahead; // device, kB
+    bool seccomp = false;                                        // a profile that allows io_uring
     std::vector<std::string> by_hand; // comments: what no command here sets
     std::vector<std::string> kept;    // comments: the values kept
 };
@@ -121,6 +123,8 @@ void add_row(const AdviceRow& r, int version_num, Parts& p) {
     } else if (r.scope == "os" && r.setting.rfind("kernel.", 0) == 0) {
         p.sysctl.push_back(r.setting + " = " + r.value);
         p.restart.push_back(r.setting);
+    } else if (r.scope == "os" && r.setting == "read_ahead_kb" && !r.scope_name.empty()) {
+        p.read_ahead.emplace_back(r.scope_name, r.value);
     } else if (r.scope == "os" && r.setting == "seccomp") {
         p.seccomp = true;
         p.restart.push_back("its seccomp profile");
@@ -131,6 +135,66 @@ void add_row(const AdviceRow& r, int version_num, Parts& p) {
 
 void line(std::vector<ScriptLine>& out, const char* part, std::string text) {
     out.push_back({part, std::move(text)});
+}
+
+// The OS's part: the systemd drop-in, the sysctl.d file, the devices'
+// readahead and its udev rule, the seccomp profile.
+void os_files(const Parts& p, std::vector<ScriptLine>& out) {
+    if (!p.limits.empty()) {
+        const std::string dir = "/etc/systemd/system/postgresql@.service.d";
+        line(out, "sh",
+             "# the postmaster's limits: a drop-in for Debian's postgresql@.service "
+             "(another unit: the same lines in a drop-in of its own)");
+        line(out, "sh", "mkdir -p " + dir);
+        line(out, "sh", "cat >" + dir + "/uringprobe-limits.conf <<'EOF'");
+        line(out, "systemd", "[Service]");
+        for (const std::string& l : p.limits)
+            line(out, "systemd", l);
+        line(out, "sh", "EOF");
+        line(out, "sh", "systemctl daemon-reload");
+    }
+    if (!p.sysctl.empty()) {
+        const std::string file = "/etc/sysctl.d/60-uringprobe-io_uring.conf";
+        line(out, "sh", "# io_uring for the server: a host's setting (in a container, the host's)");
+        line(out, "sh", "cat >" + file + " <<'EOF'");
+        for (const std::string& l : p.sysctl)
+            line(out, "sysctl", l);
+        line(out, "sh", "EOF");
+        line(out, "sh", "sysctl -p " + file);
+    }
+    if (!p.read_ahead.empty()) {
+        const std::string file = "/etc/udev/rules.d/60-uringprobe-read-ahead.rules";
+        line(out, "sh",
+             "# the devices' readahead: now, and at every boot by a udev rule (a device "
+             "named otherwise after a reboot: match it by ENV{ID_SERIAL} instead)");
+        for (const auto& [dev, kb] : p.read_ahead)
+            line(out, "sh", "echo " + kb + " >/sys/block/" + dev + "/queue/read_ahead_kb");
+        line(out, "sh", "cat >" + file + " <<'EOF'");
+        for (const auto& [dev, kb] : p.read_ahead)
+            line(out, "udev",
+                 "ACTION==\"add|change\", SUBSYSTEM==\"block\", KERNEL==\"" + dev +
+                     "\", ATTR{queue/read_ahead_kb}=\"" + kb + "\"");
+        line(out, "sh", "EOF");
+    }
+    if (p.seccomp) {
+        const std::string file = "/etc/uringprobe/seccomp-io_uring.json";
+        line(out, "sh",
+             "# io_uring for the server's container: its runtime's default seccomp "
+             "profile with io_uring's calls allowed (SECCOMP_DEFAULT: that profile; "
+             "Podman's is /usr/share/containers/seccomp.json, Docker's its "
+             "default.json)");
+        line(out, "sh", "mkdir -p /etc/uringprobe");
+        line(out, "sh",
+             "jq '.syscalls += [{\"names\": [\"io_uring_setup\", "
+             "\"io_uring_enter\", \"io_uring_register\"], \"action\": "
+             "\"SCMP_ACT_ALLOW\"}]' \"${SECCOMP_DEFAULT:-/usr/share/containers/"
+             "seccomp.json}\" >" +
+                 file);
+        line(out, "sh",
+             "# then run the server's container with it: docker run --security-opt "
+             "seccomp=" +
+                 file + "; Kubernetes: a Localhost seccompProfile");
+    }
 }
 
 } // namespace
@@ -157,47 +221,7 @@ std::vector<ScriptLine> advice_script(const std::vector<AdviceRow>& rows, const 
         line(out, "sql", "SELECT pg_reload_conf();");
         line(out, "sh", "SQL");
     }
-    if (!p.limits.empty()) {
-        const std::string dir = "/etc/systemd/system/postgresql@.service.d";
-        line(out, "sh",
-             "# the postmaster's limits: a drop-in for Debian's postgresql@.service "
-             "(another unit: the same lines in a drop-in of its own)");
-        line(out, "sh", "mkdir -p " + dir);
-        line(out, "sh", "cat >" + dir + "/uringprobe-limits.conf <<'EOF'");
-        line(out, "systemd", "[Service]");
-        for (const std::string& l : p.limits)
-            line(out, "systemd", l);
-        line(out, "sh", "EOF");
-        line(out, "sh", "systemctl daemon-reload");
-    }
-    if (!p.sysctl.empty()) {
-        const std::string file = "/etc/sysctl.d/60-uringprobe-io_uring.conf";
-        line(out, "sh", "# io_uring for the server: a host's setting (in a container, the host's)");
-        line(out, "sh", "cat >" + file + " <<'EOF'");
-        for (const std::string& l : p.sysctl)
-            line(out, "sysctl", l);
-        line(out, "sh", "EOF");
-        line(out, "sh", "sysctl -p " + file);
-    }
-    if (p.seccomp) {
-        const std::string file = "/etc/uringprobe/seccomp-io_uring.json";
-        line(out, "sh",
-             "# io_uring for the server's container: its runtime's default seccomp "
-             "profile with io_uring's calls allowed (SECCOMP_DEFAULT: that profile; "
-             "Podman's is /usr/share/containers/seccomp.json, Docker's its "
-             "default.json)");
-        line(out, "sh", "mkdir -p /etc/uringprobe");
-        line(out, "sh",
-             "jq '.syscalls += [{\"names\": [\"io_uring_setup\", "
-             "\"io_uring_enter\", \"io_uring_register\"], \"action\": "
-             "\"SCMP_ACT_ALLOW\"}]' \"${SECCOMP_DEFAULT:-/usr/share/containers/"
-             "seccomp.json}\" >" +
-                 file);
-        line(out, "sh",
-             "# then run the server's container with it: docker run --security-opt "
-             "seccomp=" +
-                 file + "; Kubernetes: a Localhost seccompProfile");
-    }
+    os_files(p, out);
     if (!p.restart.empty()) {
         std::string what;
         std::set<std::string> seen;
@@ -210,7 +234,7 @@ std::vector<ScriptLine> advice_script(const std::vector<AdviceRow>& rows, const 
     }
     for (const std::string& c : p.by_hand)
         line(out, "sh", "# not a command here: " + c);
-    if (p.sql.empty() && p.limits.empty() && p.sysctl.empty() && !p.seccomp)
+    if (p.sql.empty() && p.limits.empty() && p.sysctl.empty() && !p.seccomp && p.read_ahead.empty())
         line(out, "sh", "# nothing to change");
     for (const std::string& c : p.kept)
         line(out, "sh", "# kept: " + c);

@@ -3,8 +3,8 @@
 // reload, and which settings wait for a restart), the postmaster's limits
 // as a systemd drop-in, io_uring refused by the kernel's setting as a
 // sysctl.d file, by a seccomp filter as the runtime's default profile with
-// io_uring's calls allowed, and what no command sets (a build, a claim for a
-// later release, the values kept) as comments. Nothing is applied by
+// io_uring's calls allowed, a device's read_ahead_kb as a udev rule, and what no command sets (a
+// build, a claim for a later release, the values kept) as comments. Nothing is applied by
 // uringprobe itself. A pure function of the rows, so that a saved advice
 // table (make bench's advise.tsv, the CLI's --format tsv) renders the same.
 #pragma once
@@ -20,7 +20,8 @@ namespace uringprobe {
 
 // A line of the script, and what it is: "sh" (a shell command or comment),
 // "sql" (a statement psql runs, between the shell's heredoc lines),
-// "systemd" (a line of the drop-in file) or "sysctl" (of a sysctl.d file).
+// "systemd" (a line of the drop-in file), "sysctl" (of a sysctl.d file) or
+// "udev" (of a udev rules file).
 struct ScriptLine {
     std::string part;
     std::string line;

@@ -142,6 +142,59 @@ struct DepthCurveSummary {
     std::string failed;
 };
 
+// io_workers against reads several sessions keep in flight at once
+// (io/worker_pool_reads.hpp: PostgreSQL 18's shared queue, which a read
+// that finds full is done by its session itself): the same random reads
+// as the depth curve, at each worker count, beside io_uring at the same
+// depth. Each round's figures at one count, the rounds in the same order.
+struct WorkersPoint {
+    int workers = 1;
+    std::vector<double> mbps;
+    std::vector<double> p99_us;
+    std::vector<double> synchronous;   // share of the reads the sessions did themselves
+    std::vector<double> cpu_ms_per_mb; // the workers' CPU
+};
+
+struct WorkersCurveSummary {
+    std::string not_measured; // why no round was measured; "" when one was
+    std::string tablespace, fs, dir;
+    int rounds = 0;
+    int sessions = 4, depth = 16; // reads each session keeps in flight
+    int queue = 63;               // reads the shared queue holds
+    int block_kb = 8;
+    int mb = 4;
+    std::vector<WorkersPoint> points; // by workers, ascending
+    std::vector<double> uring_mbps;   // io_uring at sessions x depth, per round
+    std::string failed;
+};
+
+// Cold sequential reads of one filesystem's device, buffered, the way
+// scans read: 8 kB preads one at a time (io_method = sync, PostgreSQL
+// before 18) with the kernel's readahead window as the device's
+// read_ahead_kb sets it and doubled (POSIX_FADV_SEQUENTIAL); and, on
+// PostgreSQL 18, io_uring reads of each size io_combine_limit may take,
+// as many in flight as a read stream keeps at that size.
+struct SizePoint {
+    int kb = 128;
+    int in_flight = 1;
+    std::vector<double> mbps;
+    std::vector<double> p99_us;
+};
+
+struct SequentialReadsSummary {
+    std::string not_measured; // why no round was measured; "" when one was
+    std::string tablespace, fs, dir;
+    std::string device;     // the block device, "" where none
+    int read_ahead_kb = -1; // its read_ahead_kb now, -1 where none
+    std::string no_device;  // why there is no read_ahead_kb to advise
+    int rounds = 0;
+    int mb = 16;
+    RunSummary normal_mbps, doubled_mbps;
+    RunSummary doubled_over_normal; // per round
+    std::vector<SizePoint> sizes;   // by kB, ascending; empty before 18
+    std::string failed;
+};
+
 // What the budget went to.
 struct BudgetSummary {
     double spent = 0;

@@ -38,6 +38,7 @@ constexpr size_t kWriteChunk = 1 << 20;
 
 const NamedValue kMethods[] = {{"sync", int(ReadMethod::sync)},
                                {"sync_fadvise", int(ReadMethod::sync_fadvise)},
+                               {"sync_sequential", int(ReadMethod::sync_sequential)},
                                {"io_uring", int(ReadMethod::io_uring)},
                                {"workers", int(ReadMethod::workers)}};
 const NamedValue kPatterns[] = {{"sequential", int(ReadPattern::sequential)},
@@ -64,9 +65,10 @@ const ParamTable<ReadsParams>& reads_params() {
     using P = ReadsParams;
     static const ParamTable<P> table = {
         parsed_row<P, &P::method, parse_read_method>(
-            text_param("method", "'sync'", "sync|sync_fadvise|io_uring|workers",
-                       "pread one at a time; pread with WILLNEED advice ahead; reads kept in "
-                       "flight on a ring; or queued for worker threads")),
+            text_param("method", "'sync'", "sync|sync_fadvise|sync_sequential|io_uring|workers",
+                       "pread one at a time; pread with WILLNEED advice ahead; pread with the "
+                       "kernel's readahead doubled (SEQUENTIAL advice); reads kept in flight "
+                       "on a ring; or queued for worker threads")),
         parsed_row<P, &P::pattern, parse_read_pattern>(
             text_param("pattern", "'sequential'", "sequential|random",
                        "the file's pieces in order, or in a seeded random order")),
@@ -116,6 +118,9 @@ void validate(const ReadsParams& p, const Caps& caps) {
         throw InvalidArgument("method sync_fadvise cannot read with direct: WILLNEED fills the "
                               "page cache, which O_DIRECT reads pass by (PostgreSQL does not "
                               "advise under debug_io_direct either)");
+    if (p.method == ReadMethod::sync_sequential && p.direct)
+        throw InvalidArgument("method sync_sequential cannot read with direct: O_DIRECT reads "
+                              "pass by the kernel's readahead it doubles");
     if (p.direct && p.cache == CacheState::warm)
         throw InvalidArgument("cache 'warm' does not apply to direct reads: O_DIRECT reads go to "
                               "the device whatever the page cache holds");
@@ -265,6 +270,12 @@ ssize_t pread_retrying(int fd, char* buf, size_t len, off_t off) {
 void read_sync(const ReadsParams& p, const ReadTarget& t, const ReadOrder& order, ReadTally& tally,
                StopPoll& stop) {
     ReadBuffers buf(1, size_t(p.block_kb) * 1024);
+    if (p.method == ReadMethod::sync_sequential)
+        for (const Fd& fd : t.fds) {
+            const int err = ::posix_fadvise(fd.get(), 0, 0, POSIX_FADV_SEQUENTIAL);
+            if (err != 0)
+                throw SysError(err, "posix_fadvise(POSIX_FADV_SEQUENTIAL)");
+        }
     size_t advised = 0;
     for (size_t i = 0; i < order.size() && !stop.poll(); ++i) {
         if (p.method == ReadMethod::sync_fadvise)
@@ -553,6 +564,7 @@ ReadsResult run_reads(const ReadsParams& p, const std::vector<std::string>& allo
         switch (p.method) {
         case ReadMethod::sync:
         case ReadMethod::sync_fadvise:
+        case ReadMethod::sync_sequential:
             read_sync(p, target, order, tally, stop);
             break;
         case ReadMethod::io_uring:

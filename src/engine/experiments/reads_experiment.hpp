@@ -1,11 +1,15 @@
 // What asynchronous reads buy on a device that makes you wait: the same
 // bytes of a file read by one submitter in `block_kb` pieces (PostgreSQL's
 // io_combine_limit), in order or in a seeded random order of those pieces,
-// four ways:
+// five ways:
 //   sync          pread, one at a time (io_method = sync without advice);
 //   sync_fadvise  pread, with POSIX_FADV_WILLNEED issued `distance` pieces
 //                 ahead (what io_method = sync does for reads it can
 //                 predict: the kernel reads ahead for it);
+//   sync_sequential  pread, one at a time, the file advised
+//                 POSIX_FADV_SEQUENTIAL (the kernel's readahead window
+//                 twice the device's read_ahead_kb: what raising it buys
+//                 reads that lean on the kernel's readahead);
 //   io_uring      `in_flight` reads kept in flight on this thread's ring,
 //                 one re-submitted per completion (io_method = io_uring);
 //   workers       `in_flight` reads queued for `workers` threads doing
@@ -28,7 +32,7 @@
 
 namespace uringprobe {
 
-enum class ReadMethod { sync, sync_fadvise, io_uring, workers };
+enum class ReadMethod { sync, sync_fadvise, sync_sequential, io_uring, workers };
 enum class ReadPattern { sequential, random };
 enum class CacheState { cold, warm };
 

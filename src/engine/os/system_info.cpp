@@ -1,11 +1,15 @@
 #include "os/system_info.hpp"
 
 #include <cerrno>
+#include <climits>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <linux/magic.h>
 #include <sys/statfs.h>
+#include <sys/sysmacros.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 
 namespace uringprobe {
 
@@ -56,6 +60,30 @@ std::string clock_source() {
     std::string s =
         read_first_line("/sys/devices/system/clocksource/clocksource0/current_clocksource");
     return s.empty() ? "unknown" : s;
+}
+
+BlockDevice block_device_of(unsigned long long dev) {
+    BlockDevice b;
+    const std::string id = std::to_string(major(dev)) + ":" + std::to_string(minor(dev));
+    const std::string sys = "/sys/dev/block/" + id;
+    char resolved[PATH_MAX];
+    if (major(dev) == 0 || !realpath(sys.c_str(), resolved)) {
+        b.why =
+            "no block device behind device " + id + " (tmpfs, overlay, btrfs: its devices' own)";
+        return b;
+    }
+    std::string path = resolved;
+    // a partition: its disk's queue, one directory up
+    if (::access((path + "/partition").c_str(), F_OK) == 0)
+        path = path.substr(0, path.rfind('/'));
+    b.name = path.substr(path.rfind('/') + 1);
+    const std::string kb = read_first_line(path + "/queue/read_ahead_kb");
+    if (kb.empty() || kb.find_first_not_of("0123456789") != std::string::npos) {
+        b.why = "block device " + b.name + " has no queue/read_ahead_kb";
+        return b;
+    }
+    b.read_ahead_kb = std::atoi(kb.c_str());
+    return b;
 }
 
 } // namespace uringprobe

@@ -157,6 +157,9 @@ const ParamTable<Pg18Settings>& pg18_settings_params() {
                                                         "shared_buffers, in 8 kB blocks")),
         number_row<S, &S::io_combine_limit>(integer_param(
             "io_combine_limit", pg18.io_combine_limit, 1, 128, "io_combine_limit, in 8 kB blocks")),
+        number_row<S, &S::io_max_combine_limit>(
+            integer_param("io_max_combine_limit", pg18.io_max_combine_limit, 1, 128,
+                          "io_max_combine_limit, in 8 kB blocks")),
         boolean_row<S, &S::built_with_queue_init_mem>(
             boolean_param("queue_init_mem", kHaveQueueInitMem,
                           "the server's liburing has io_uring_queue_init_mem")
@@ -188,7 +191,7 @@ ReadDepth pg18_read_depth(const Pg18Settings& s) {
     ReadDepth d;
     d.processes = processes_but_io_workers(s) + kMaxIoWorkers;
     d.pin_limit = s.shared_buffers / d.processes;
-    const int combine = std::max(1, s.io_combine_limit);
+    const int combine = std::max(1, s.combine_blocks());
     const int by_pins = (d.pin_limit + combine - 1) / combine;
     d.in_flight = std::max(1, std::min(s.effective_io_concurrency, by_pins));
     d.why = "effective_io_concurrency " + std::to_string(s.effective_io_concurrency) +

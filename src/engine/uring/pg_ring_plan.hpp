@@ -27,6 +27,11 @@ struct Pg18Settings {
     // What a read stream may pin, and reads at a time: in 8 kB blocks.
     int shared_buffers = 16384;
     int io_combine_limit = 16;
+    int io_max_combine_limit = 16; // what io_combine_limit may be set to (a restart)
+    // The blocks a read stream combines: io_combine_limit, within io_max_combine_limit.
+    int combine_blocks() const {
+        return io_combine_limit < io_max_combine_limit ? io_combine_limit : io_max_combine_limit;
+    }
     // The server was built with io_uring_queue_init_mem (liburing 2.5 on;
     // 2.7 and later size the rings right).
     bool built_with_queue_init_mem = false;
