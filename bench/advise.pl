@@ -14,8 +14,8 @@
 # server's name; which storage each tablespace is on goes to
 # TABLESPACES.tsv for the checks.
 #
-# Then each row that advises file_extend_method or io_method is checked on
-# its workload in the same cluster, the advised value against the other
+# Then each row that advises a value is checked on its workload in the
+# same cluster, the advised value against the other
 # (Uringprobe::AdviceCheck's advised_pair), taking turns,
 # URINGPROBE_ADVISE_CHECK_ROUNDS rounds (more where noisy):
 #   file_extend_method (<space>)  concurrent COPY (bench/copy.sql) by
@@ -30,9 +30,18 @@
 #   effective_io_concurrency (<space>), raised or lowered, on a storage
 #       kind that makes reads wait  a cold bitmap heap scan of 0.25% of such a
 #       table's rows in that tablespace, under the advised and the current
-#       value (ALTER TABLESPACE ... SET), the server restarted for each.
+#       value (ALTER TABLESPACE ... SET), the server restarted for each;
+#   on such a tablespace too, where its reads decided them:
+#   io_workers, raised or lowered  URINGPROBE_ADVISE_CONCURRENCY
+#       sessions at once, each a cold bitmap heap scan of its own 0.25% of
+#       the rows (pgbench), under each count;
+#   io_combine_limit, raised or lowered  a cold sequential scan with
+#       reads of each size (io_max_combine_limit the larger);
+#   read_ahead_kb, raised  a cold sequential scan under io_method sync
+#       with the device's readahead at each value.
 # (io_method decided by the connection cost and the ring layout are
-# checked on the churn benchmark's runs.)
+# checked on the churn benchmark's runs; the other read settings, and
+# these elsewhere, on the reads benchmark's.)
 #
 #   perl bench/advise.pl ADVICE.tsv CHECKS.tsv TABLESPACES.tsv
 # Environment: URINGPROBE_ADVISE_BUDGET (20), URINGPROBE_ADVISE_CONNECTIONS
@@ -155,9 +164,11 @@ for my $server (@servers)
 		$row->{server} = $server->{name};
 		advice_row(%$row, io_method => $io_method, max_connections => $connections, seconds => $took, budget => $budget);
 	}
-	# (depths checked where reads wait: the storage kinds' tablespaces)
-	my %waits = map { ($_->{name} =~ s/[^a-z0-9]/_/gr) => 1 } @storage;
+	# (read settings checked where reads wait: the storage kinds'
+	# tablespaces, each with its storage; left with read ahead at $ra)
+	my %waits = map { ($_->{name} =~ s/[^a-z0-9]/_/gr) => $_ } @storage;
 	check_rows($server, $node, $io_method, \%waits, @rows);
+	set_read_ahead($_, $ra) for @storage;
 	$node->safe_psql('postgres', "DROP TABLESPACE $_->[0]") for @spaces;
 	$node->stop;
 }
@@ -202,6 +213,19 @@ sub check_rows
 		{
 			check_bitmap_scan($server, $node, $row, $table_in->($row->{scope_name}), @pair);
 		}
+		elsif ($row->{setting} eq 'io_workers' && $waits->{ $row->{measured_in} })
+		{
+			check_concurrent_bitmap_scans($server, $node, $row, $table_in->($row->{measured_in}), @pair);
+		}
+		elsif ($row->{setting} eq 'io_combine_limit' && $waits->{ $row->{measured_in} })
+		{
+			check_read_size($server, $node, $row, $table_in->($row->{measured_in}), @pair);
+		}
+		elsif ($row->{setting} eq 'read_ahead_kb' && (my $st = $waits->{ $row->{measured_in} }))
+		{
+			check_read_ahead($server, $node, $row, $st, $table_in->($row->{measured_in}), @pair);
+			use_io_method($node, $io_method) if $server->{major} >= 18;
+		}
 	}
 	$node->safe_psql('postgres', "DROP TABLE $_") for values %tables;
 	return;
@@ -213,6 +237,104 @@ sub cell_word
 {
 	my ($row) = @_;
 	return ($row->{setting} =~ s/\s+/_/gr) . ($row->{scope_name} eq '' ? '' : ":$row->{scope_name}");
+}
+
+# $row's values taking turns, $check_rounds rounds (more where noisy):
+# $run->($value) readies the cluster for the value and returns the seconds
+# of one run of $workload; each run a row of CHECKS.tsv.
+sub check_values
+{
+	my ($server, $row, $workload, $run, @values) = @_;
+	my ($setting, $scope) = @$row{qw(setting scope_name)};
+	repeat_rounds('advise-checks', [ map { "$server->{name}\t$setting\t$scope\t$_" } @values ], $check_rounds, sub {
+		my ($id, $round, $label) = @_;
+		my $value = (split /\t/, $id)[3];
+		cell("advise check: $server->{name} " . row_key($row) . ", $value, $label",
+			server => $server->{name}, setting => cell_word($row), value => $value);
+		my $seconds = $run->($value);
+		run_row($checks, $server->{name}, $setting, $scope, $workload, $value, $round, sprintf('%.4f', $seconds), '');
+		return { seconds => $seconds };
+	});
+	return;
+}
+
+# One cold run of $query on table $t (the server restarted: nothing in
+# shared buffers; the table's pages dropped from the page cache) after
+# $setup: its seconds.
+sub cold_run
+{
+	my ($server, $node, $t, $setup, $query) = @_;
+	$node->restart;
+	$node->safe_psql('postgres', "SELECT uringprobe_reads(rel => '$t', passes => 0)");
+	my $r = measured_run($node, $setup, $query, 1, $server->{major});
+	ran("psql -d postgres <<'EOF'\n$r->{script}\nEOF");
+	return $r->{seconds};
+}
+
+# io_workers raised or lowered: $concurrency sessions at once, each a cold
+# bitmap heap scan of its own 0.25% of table $t's rows, under each count
+# (the server restarted for each), the time until the last ends.
+sub check_concurrent_bitmap_scans
+{
+	my ($server, $node, $row, $t, @counts) = @_;
+	my $space = $row->{measured_in};
+	my $script = Cwd::abs_path($PostgreSQL::Test::Utils::tmp_check) . '/advise-concurrent-bitmap.sql';
+	open my $fh, '>', $script or die "$script: $!\n";
+	# (r is uniform over 0 .. 2^20 - 1: each client's 0.25% its own)
+	print $fh "SET enable_seqscan = off; SET enable_indexscan = off; SET enable_indexonlyscan = off;\n",
+	  "\\set lo :client_id * 2621\n", "SELECT count(pad) FROM $t WHERE r >= :lo AND r < :lo + 2621;\n";
+	close $fh;
+	check_values($server, $row, "$concurrency concurrent cold bitmap heap scans of 0.25% each of $table_mb MB in tablespace $space",
+		sub {
+			my ($count) = @_;
+			$node->safe_psql('postgres', "ALTER SYSTEM SET io_workers = $count");
+			$node->restart;
+			$node->safe_psql('postgres', "SELECT uringprobe_reads(rel => '$t', passes => 0)");
+			my @cmd = ("$server->{bindir}/pgbench", '-n', '-c', $concurrency, '-j', $concurrency, '-t', 1, '-f', $script,
+				'-h', $node->host, '-p', $node->port, 'postgres');
+			my ($out, $err, $seconds) = bench_command([@cmd]);
+			die "$server->{name}: pgbench failed:\n$out\n$err\n" unless $out =~ /actually processed: $concurrency\/$concurrency/;
+			return $seconds;
+		},
+		@counts);
+	$node->safe_psql('postgres', 'ALTER SYSTEM RESET io_workers');
+	return;
+}
+
+# io_combine_limit raised or lowered: a cold sequential scan of table $t
+# with reads of each size (io_max_combine_limit the larger of the two).
+sub check_read_size
+{
+	my ($server, $node, $row, $t, @sizes) = @_;
+	my ($max) = sort { $b <=> $a } map { /^(\d+)kB$/ ? $1 : die "io_combine_limit '$_' is not in kB\n" } @sizes;
+	$node->safe_psql('postgres', "ALTER SYSTEM SET io_max_combine_limit = '${max}kB'");
+	check_values($server, $row, "cold sequential scan of $table_mb MB in tablespace $row->{measured_in}",
+		sub {
+			my ($size) = @_;
+			cold_run($server, $node, $t, "$seqscan_only SET max_parallel_workers_per_gather = 0; SET io_combine_limit = '$size';",
+				"SELECT count(*) FROM $t");
+		},
+		@sizes);
+	$node->safe_psql('postgres', 'ALTER SYSTEM RESET io_max_combine_limit');
+	$node->restart;
+	return;
+}
+
+# read_ahead_kb raised on the device of storage $st: a cold sequential
+# scan of table $t there under io_method sync (the scans that lean on the
+# kernel's readahead) with each readahead.
+sub check_read_ahead
+{
+	my ($server, $node, $row, $st, $t, @kbs) = @_;
+	use_io_method($node, 'sync') if $server->{major} >= 18;
+	check_values($server, $row, "cold sequential scan of $table_mb MB in tablespace $row->{measured_in}, io_method sync",
+		sub {
+			my ($kb) = @_;
+			set_read_ahead($st, $kb);
+			cold_run($server, $node, $t, "$seqscan_only SET max_parallel_workers_per_gather = 0;", "SELECT count(*) FROM $t");
+		},
+		@kbs);
+	return;
 }
 
 # $row's two file_extend_method values taking turns: concurrent COPY into
@@ -270,53 +392,41 @@ sub use_io_method
 
 # $row's two effective_io_concurrency values of its tablespace taking
 # turns (ALTER TABLESPACE ... SET, as advised): a cold bitmap heap scan of
-# 0.25% of table $t's rows there, placed at random (the pages dropped from
-# the page cache, the server restarted: none in shared buffers).
+# 0.25% of table $t's rows there, placed at random.
 sub check_bitmap_scan
 {
 	my ($server, $node, $row, $t, @depths) = @_;
 	my ($setting, $space) = @$row{qw(setting scope_name)};
-	my $workload = "cold bitmap heap scan of 0.25% of $table_mb MB in tablespace $space";
 	my $bitmap = 'SET enable_seqscan = off; SET enable_indexscan = off; SET enable_indexonlyscan = off;';
-	repeat_rounds('advise-checks', [ map { "$server->{name}\t$setting\t$space\t$_" } @depths ], $check_rounds, sub {
-		my ($id, $round, $label) = @_;
-		my (undef, undef, undef, $depth) = split /\t/, $id;
-		cell("advise check: $server->{name} " . row_key($row) . ", $depth, $label",
-			server => $server->{name}, setting => cell_word($row), value => $depth);
-		$node->safe_psql('postgres', "ALTER TABLESPACE $space SET ($setting = $depth)");
-		$node->restart;
-		$node->safe_psql('postgres', "SELECT uringprobe_reads(rel => '$t', passes => 0)");
-		# (r is uniform over 0 .. 2^20 - 1: 0.25% of the rows below 2621)
-		my $r = measured_run($node, $bitmap, "SELECT count(pad) FROM $t WHERE r < 2621", 1, $server->{major});
-		ran("psql -d postgres <<'EOF'\n$r->{script}\nEOF");
-		run_row($checks, $server->{name}, $setting, $space, $workload, $depth, $round, sprintf('%.4f', $r->{seconds}), '');
-		return { seconds => $r->{seconds} };
-	});
+	check_values($server, $row, "cold bitmap heap scan of 0.25% of $table_mb MB in tablespace $space",
+		sub {
+			my ($depth) = @_;
+			$node->safe_psql('postgres', "ALTER TABLESPACE $space SET ($setting = $depth)");
+			# (r is uniform over 0 .. 2^20 - 1: 0.25% of the rows below 2621)
+			cold_run($server, $node, $t, $bitmap, "SELECT count(pad) FROM $t WHERE r < 2621");
+		},
+		@depths);
 	$node->safe_psql('postgres', "ALTER TABLESPACE $space RESET ($setting)");
 	return;
 }
 
 # $row's two io_methods taking turns: a cold sequential scan of table $t
-# in tablespace $space (the server restarted into the io_method, so
-# nothing of it in shared buffers; its pages dropped from the page cache).
+# in tablespace $space (the server restarted into the io_method).
 sub check_cold_scan
 {
 	my ($server, $node, $row, $space, $t, @methods) = @_;
-	my $setting = $row->{setting};
-	my $workload = "cold sequential scan of $table_mb MB in tablespace $space";
-	my $seqscan = "$seqscan_only SET max_parallel_workers_per_gather = 0;";
-	repeat_rounds('advise-checks', [ map { "$server->{name}\t$setting\t$_" } @methods ], $check_rounds, sub {
-		my ($id, $round, $label) = @_;
-		my (undef, undef, $m) = split /\t/, $id;
-		cell("advise check: $server->{name} $setting, $m, $label",
-			server => $server->{name}, setting => cell_word($row), value => $m);
-		# (restarted whatever it ran under: nothing of the table in shared buffers)
-		use_io_method($node, $m, 'restart');
-		$node->safe_psql('postgres', "SELECT uringprobe_reads(rel => '$t', passes => 0)");
-		my $r = measured_run($node, $seqscan, "SELECT count(*) FROM $t", 1, $server->{major});
-		ran("psql -d postgres <<'EOF'\n$r->{script}\nEOF");
-		run_row($checks, $server->{name}, $setting, '', $workload, $m, $round, sprintf('%.4f', $r->{seconds}), '');
-		return { seconds => $r->{seconds} };
-	});
+	check_values($server, $row, "cold sequential scan of $table_mb MB in tablespace $space",
+		sub {
+			my ($m) = @_;
+			# (taken at cold_run's restart)
+			$node->append_conf('postgresql.conf', "io_method = $m\n");
+			my $seconds =
+			  cold_run($server, $node, $t, "$seqscan_only SET max_parallel_workers_per_gather = 0;", "SELECT count(*) FROM $t");
+			my $got = $node->safe_psql('postgres', 'SHOW io_method');
+			die "io_method is '$got', expected '$m'\n" unless $got eq $m;
+			return $seconds;
+		},
+		@methods);
 	return;
 }
+

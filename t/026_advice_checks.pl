@@ -40,12 +40,21 @@ for my $run (1 .. 3)
 	  [ 'pg18-combined', 'sync', 'write_zeros', 'btrfs', 4, $run, 1.50 + $run / 100 ];
 }
 write_tsv('copy-runs.tsv', @copy);
-# Cold seqscans on a 1 ms device: io_uring 0.5 s, worker 0.9 s, sync 1.4 s.
-my @reads = ([qw(server io_method storage read_ahead eic io_combine_limit cache workload round seconds)]);
+# Cold seqscans on a 1 ms device: io_uring 0.5 s, worker 0.9 s, sync 1.4 s;
+# then each read setting varied from there: io_workers 8 0.6 s, 1 MB reads
+# under io_uring 0.4 s, sync with read_ahead_kb 256 1.2 s.
+my @reads = ([qw(server io_method storage read_ahead read_ahead_kb eic io_combine_limit cache workload round seconds)]);
 for my $run (1 .. 3)
 {
-	push @reads, map { [ 'pg18-combined', $_->[0], 'latency-1ms', 128, 16, '128kB', 'cold', 'seqscan', $run, $_->[1] + $run / 100 ] }
+	push @reads, map { [ 'pg18-combined', $_->[0], 'latency-1ms', $_->[2] // 128, $_->[2] // 128, 16, $_->[3] // '128kB', 'cold',
+			'seqscan', $run, $_->[1] + $run / 100 ] }
 	  [ sync => 1.4 ], [ worker => 0.9 ], [ io_uring => 0.5 ];
+}
+for my $run (1 .. 3)
+{
+	push @reads, map { [ 'pg18-combined', $_->[0], 'latency-1ms', $_->[2] // 128, $_->[2] // 128, 16, $_->[3] // '128kB', 'cold',
+			'seqscan', $run, $_->[1] + $run / 100 ] }
+	  [ 'worker:8' => 0.6 ], [ io_uring => 0.4, undef, '1MB' ], [ sync => 1.2, 256 ];
 }
 write_tsv('reads-runs.tsv', @reads);
 # Connection churn at 950: separate mappings slow under io_uring.
@@ -58,6 +67,17 @@ for my $run (1 .. 3)
 	  [ 'pg18-combined', 'io_uring', 950, $run, 'ok', 2.05 + $run / 100 ];
 }
 write_tsv('churn-runs.tsv', @churn);
+# OLTP on the 1 ms device (pg18-combined): select-only at 8 clients 5%
+# faster under io_uring than worker (p99 0.9x); TPC-B the same under both.
+my @oltp = ([qw(server storage io_method workload clients round tps latency_ms p99_ms)]);
+for my $run (1 .. 3)
+{
+	push @oltp, [ 'pg18-combined', 'latency-1ms', 'worker', 'select-only', 8, $run, 1000 + $run, 8, 20 ],
+	  [ 'pg18-combined', 'latency-1ms', 'io_uring', 'select-only', 8, $run, 1050 + $run, 7.6, 18 ],
+	  [ 'pg18-combined', 'latency-1ms', 'worker', 'tpcb', 8, $run, 500 + 3 * $run, 16, 40 ],
+	  [ 'pg18-combined', 'latency-1ms', 'io_uring', 'tpcb', 8, $run, 500 + 2 * $run, 16, 40 ];
+}
+write_tsv('oltp-runs.tsv', @oltp);
 # The advise cluster's own checks (bench/advise.pl) on pg18-separate: COPY
 # into its 1 ms tablespace, write_zeros 0.8 s against posix_fallocate 1.0
 # (extension 30% of the time); cold scans there, io_uring 0.5 s against
@@ -158,6 +178,23 @@ my %rows = (
 		scope_name => 'latency_1ms', action => 'raise', value => '8', current => '1', decided_by => 'read depths'),
 	keep_eic => row(topic => 'io_concurrency', setting => 'effective_io_concurrency', scope => 'tablespace',
 		scope_name => 'latency_1ms', action => 'keep', value => '16', current => '16', decided_by => 'read depths'),
+	# the read settings, on the reads benchmark's runs
+	io_workers => row(topic => 'io_workers', setting => 'io_workers', action => 'raise', value => '8', current => '3',
+		decided_by => 'reads through workers', measured_in => 'latency_1ms'),
+	io_workers_24 => row(topic => 'io_workers', setting => 'io_workers', action => 'raise', value => '24', current => '3',
+		decided_by => 'reads through workers', measured_in => 'latency_1ms'),
+	keep_workers => row(topic => 'io_workers', setting => 'io_workers', action => 'keep', value => '8', current => '8',
+		decided_by => 'reads through workers', measured_in => 'latency_1ms', margin => 0.1),
+	combine => row(topic => 'read_size', setting => 'io_combine_limit', action => 'raise', value => '1024kB',
+		current => '128kB', decided_by => 'sequential reads', measured_in => 'latency_1ms'),
+	max_combine => row(topic => 'read_size', setting => 'io_max_combine_limit', action => 'raise', value => '1024kB',
+		current => '128kB', decided_by => 'sequential reads', measured_in => 'latency_1ms'),
+	read_ahead => row(topic => 'read_ahead', setting => 'read_ahead_kb', scope => 'os', scope_name => 'loop3',
+		action => 'raise', value => '256', current => '128', decided_by => 'sequential reads', measured_in => 'latency_1ms'),
+	read_ahead_xfs => row(topic => 'read_ahead', setting => 'read_ahead_kb', scope => 'os', scope_name => 'loop4',
+		action => 'raise', value => '256', current => '128', decided_by => 'sequential reads', measured_in => 'xfs'),
+	read_ahead_none => row(topic => 'read_ahead', setting => 'read_ahead_kb', scope => 'os', scope_name => '',
+		action => 'none', value => '', current => '', not_measured => 'no block device behind device 0:42'),
 	# a keep of the current value, and a set to it: never checked against itself
 	keep_worker => io_method('keep', 'worker', 'worker', decided_by => 'cold reads', measured_in => 'latency_1ms',
 		ratio => 1.02, ratio_lo => 0.97, ratio_hi => 1.06, margin => 0.1),
@@ -167,7 +204,8 @@ my %check = map { $_ => check_advice($dir, $rows{$_}, \@all) } keys %rows;
 sub verdict_is
 {
 	my ($key, $verdict, $effect, $name) = @_;
-	is($check{$key}{verdict}, $verdict, "$name: $verdict");
+	# (the row's own workload; a row checked on others too: `own`)
+	is($check{$key}{own} // $check{$key}{verdict}, $verdict, "$name: $verdict");
 	like($check{$key}{effect}, $effect, "$name: the effect on the workload says so") or diag($check{$key}{effect});
 }
 verdict_is('xfs', 'contradicted', qr/^concurrent COPY on xfs, 4 clients \(sync\): write_zeros against posix_fallocate: 1\.20x the time \(95% interval/,
@@ -212,6 +250,31 @@ verdict_is('ulimit', 'held', qr/pg18-combined started under io_uring at max_conn
 verdict_is('ulimit_raise', 'not checked', qr/a host's setting to change/, 'a limit to raise');
 verdict_is('io_uring_allowed', 'held', qr/^pg18-combined started under io_uring at max_connections 950/,
 	'io_uring allowed: the server started under it');
+verdict_is('io_workers', 'held', qr/^cold seqscan runs on latency-1ms \(worker\): io_workers 8 against 3: 0\.6\dx the time/,
+	'io_workers raised, checked on the reads benchmark\'s runs of each count');
+verdict_is('io_workers_24', 'not checked', qr/had io_workers 3, 8, not 24 and another/, 'io_workers raised to a count no run had');
+verdict_is('keep_workers', 'held', qr/io_workers 8 against 3/, 'io_workers kept, against the other count the run measured');
+verdict_is('combine', 'held', qr/^cold seqscan runs on latency-1ms \(io_uring\): io_combine_limit 1024 against 128: 0\.8\dx the time/,
+	'io_combine_limit raised, checked on the reads benchmark\'s 1 MB runs');
+verdict_is('max_combine', 'not checked', qr/follows io_combine_limit's row/, 'io_max_combine_limit goes with io_combine_limit');
+verdict_is('read_ahead', 'held', qr/^cold seqscan runs on latency-1ms \(sync\): read_ahead_kb 256 against 128: 0\.8\dx the time/,
+	'read_ahead_kb raised, checked on sync scans with each readahead');
+verdict_is('read_ahead_xfs', 'not checked', qr/^the reads benchmark ran no seqscan on xfs/,
+	'read_ahead_kb of a device the reads benchmark did not read');
+verdict_is('read_ahead_none', 'not checked', qr/^nothing to set: no block device/, 'no read_ahead_kb to set');
+# io_method on OLTP too: one check per workload, the row's verdict taken
+# with its own
+is(scalar(@{ $check{reads}{also} // [] }), 2, 'io_uring advised: checked on OLTP\'s two workloads besides');
+my %oltp = map { $_->{workload} => $_ } @{ $check{reads}{also} // [] };
+is($oltp{'OLTP select-only, 8 clients on latency-1ms'}{verdict}, 'held', 'io_uring advised: select-only 5% faster with it: held');
+like($oltp{'OLTP select-only, 8 clients on latency-1ms'}{effect},
+	qr/^OLTP select-only, 8 clients on latency-1ms: io_method io_uring against worker: 0\.95x the time per transaction .*; p99 0\.90x$/,
+	'... per transaction, the p99 beside');
+is($oltp{'OLTP tpcb, 8 clients on latency-1ms'}{verdict}, 'not shown', 'io_uring advised: TPC-B the same: not shown');
+is($check{keep_worker}{also}[0]{verdict}, 'not shown', 'worker kept for no read gain: OLTP 5% slower with it, within its 10%');
+is($check{keep_worker}{verdict}, 'contradicted', '... the row contradicted all the same by its cold scans');
+is($check{reads_elsewhere}{verdict}, 'held', 'a read gain not checked on its storage, held on OLTP: held');
+ok(!$check{churn}{also}, 'no OLTP ran on pg18-separate: its row checked on churn alone');
 verdict_is('pg15_eic', 'held', qr/^cold bitmap heap scan of 0\.25% of 128 MB in tablespace latency_1ms: 8 against 1: 0\.2\dx the time/,
 	'effective_io_concurrency raised on PostgreSQL 15 (its own setting, no claim for 18), checked by bitmap heap scans');
 verdict_is('keep_eic', 'not checked', qr/^kept at 16: no other depth was advised to run against$/, 'a depth kept');
@@ -257,7 +320,7 @@ is($rc, 4, 'report.pl: advice contradicted by its workload fails the run (status
 like($out, qr/advice contradicted by its workload: pg18-combined file_extend_method \(xfs\) \(see report\.md\)/,
 	'report.pl: ... naming the row');
 my $md = slurp_file("$dir/report.md");
-like($md, qr/^Advice checked on its workloads in this run: 1 held, 0 not shown, 1 contradicted, 0 not checked \(2 rows\)$/m,
+like($md, qr/^Advice checked on its workloads in this run: 1 held, 0 not shown, 1 contradicted, 0 not checked \(2 checks of 2 rows\)$/m,
 	'report.md: the verdicts counted in its opening');
 like($out, qr/^Advice checked on its workloads in this run: 1 held, /m, 'report.pl: ... and on the terminal');
 like($md, qr/- \*\*file_extend_method \(xfs\)\*\*: set write_zeros \(now posix_fallocate; confidence high; decided by extension runs in xfs: posix_fallocate \/ write_zeros seconds 2\.70 \(2\.50-2\.90\), margin 100%\)\n  - advice: file_extend_method = write_zeros\n  - evidence: .*\n  - checked on its workload: contradicted \(concurrent COPY on xfs[^\n]*; its confidence high is not borne out by the workload\n/,

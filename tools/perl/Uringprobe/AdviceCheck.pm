@@ -19,6 +19,11 @@
 #                              (churn)
 #   ring layout                connection churn under io_uring on the
 #                              servers of either layout (churn)
+#   io_method, besides                 OLTP: each storage, workload and
+#                              client count the oltp benchmark ran on
+#                              its server, the time per transaction
+#                              (combined: contradicted where any check
+#                              is, else held where any is)
 # Verdicts: held (the workload moved the way the advice said: the
 # interval excludes no change; for "keep", the alternative slower), not shown
 # (within the noise: the effect is given), contradicted (moved the other
@@ -92,6 +97,11 @@ my %alternative = (
 	io_method => { io_uring => 'worker', worker => 'io_uring', sync => 'io_uring' },
 );
 
+# Settings whose value is a number (or a size in kB): a raise or lower
+# runs against the current value; a keep against whatever other value a
+# workload of the run measured (read_settings_pair).
+my $numeric = qr/^(?:effective_io_concurrency|maintenance_io_concurrency|io_workers|io_combine_limit|io_max_combine_limit|read_ahead_kb)$/;
+
 # The two values an advice row's workload runs under, advised first: the
 # advised one against the current, or for a keep the alternative not
 # taken (io_method: io_uring against worker); () where the row advises no
@@ -101,9 +111,9 @@ sub advised_pair
 {
 	my ($row) = @_;
 	my ($setting, $action, $value, $current) = @$row{qw(setting action value current)};
-	# a depth raised or lowered: against the current one
+	# a number raised or lowered: against the current one
 	return $action =~ /^(?:raise|lower)$/ && $value ne $current ? ($value, $current) : ()
-	  if $setting =~ /^(?:effective|maintenance)_io_concurrency$/;
+	  if $setting =~ $numeric;
 	my $alt = $alternative{$setting} or return ();
 	return () if $action eq 'none' || ($value // '') eq '' || !$alt->{$value} || ($row->{needs_version} // '') ne '';
 	my $other = $action eq 'keep' || !$alt->{ $current // '' } ? $alt->{$value} : $current;
@@ -315,6 +325,78 @@ sub check_io_concurrency
 	  // { verdict => 'not checked', effect => "no workload of this run ran $row->{setting} at $value and $other" };
 }
 
+# A size setting's value in kB ('128kB', '1MB', 256).
+sub kb_of
+{
+	my ($v) = @_;
+	return $v =~ /^(\d+)\s*MB$/i ? $1 * 1024 : $v =~ /^(\d+)\s*(?:kB)?$/i ? $1 : undef;
+}
+
+# What the reads benchmark's runs of a read setting look like: the value
+# a run had, the runs that bear on it (io_method, workloads by preference).
+my %on_reads = (
+	io_workers => {
+		value => sub { $_[0]{io_method} =~ /^worker(?::(\d+))?$/ ? $1 // 3 : undef },
+		io_method => qr/^worker/, workloads => [qw(concurrent bitmap seqscan)] },
+	io_combine_limit => { value => sub { kb_of($_[0]{io_combine_limit}) }, workloads => [qw(seqscan)] },
+	read_ahead_kb => { value => sub { $_[0]{read_ahead_kb} }, io_method => qr/^sync$/, workloads => [qw(seqscan)] },
+);
+
+# A read setting (io_workers, io_combine_limit, read_ahead_kb) checked on
+# the reads benchmark's cold runs on the storage its measurement ran on
+# (the tablespace the row was measured in): the runs with the advised
+# value against those with the current one (a keep: another value the run
+# measured), every other axis as in the former's runs.
+sub check_on_reads
+{
+	my ($dir, $row) = @_;
+	my $how = $on_reads{ $row->{setting} };
+	my $server = $row->{server};
+	my $space = $row->{measured_in} // '';
+	my $st = tablespace_storage($dir, $server, $space)
+	  or return { verdict => 'not checked', effect => "measured on tablespace $space, a storage the reads benchmark did not measure" };
+	my $reads = ok_rows($dir, file_of(reads => 'runs'));
+	my ($workload) = grep {
+		my $w = $_;
+		grep { $_->{server} eq $server && $_->{storage} eq $st && $_->{workload} eq $w } @$reads
+	} @{ $how->{workloads} };
+	return { verdict => 'not checked', effect => "the reads benchmark ran no " . join('/', @{ $how->{workloads} }) . " on $st" }
+	  unless $workload;
+	my @here = grep {
+		$_->{server} eq $server && $_->{storage} eq $st && $_->{workload} eq $workload && $_->{cache} eq 'cold'
+		  && (!$how->{io_method} || $_->{io_method} =~ $how->{io_method}) && defined $how->{value}->($_)
+	} @$reads;
+	my ($want, $now) = map { $row->{setting} eq 'io_combine_limit' ? kb_of($_) : $_ } @$row{qw(value current)};
+	my @measured = distinct(map { $how->{value}->($_) } @here);
+	my $other = $row->{action} eq 'keep' ? (grep { $_ ne $want } @measured)[0] : $now;
+	my $values = join(', ', sort { $a <=> $b } @measured) || 'none';
+	return { verdict => 'not checked',
+		effect => "the reads benchmark's $workload runs on $st had $row->{setting} $values, not $want and another" }
+	  unless defined $other && grep({ $_ eq $want } @measured) && grep({ $_ eq $other } @measured);
+	# every other axis as in the advised value's first run (the value a
+	# run varied from its first ones)
+	my ($like) = grep { $how->{value}->($_) eq $want } @here;
+	my @axes = grep { $_ ne 'io_combine_limit' || $row->{setting} ne 'io_combine_limit' }
+	  grep { $_ ne 'read_ahead' || $row->{setting} ne 'read_ahead_kb' } qw(read_ahead eic io_combine_limit direct);
+	push @axes, 'io_method' unless $how->{io_method} && $row->{setting} eq 'io_workers';
+	my @same = grep { my $r = $_; !grep { $r->{$_} ne $like->{$_} } @axes } @here;
+	my @of = map { my $v = $_; [ map { $_->{seconds} } grep { $how->{value}->($_) eq $v } @same ] } $want, $other;
+	my $io = $row->{setting} eq 'io_workers' ? 'worker' : $like->{io_method};
+	return judge(@of, "cold $workload runs on $st ($io): $row->{setting} $want against $other", claimed_within($row));
+}
+
+# A read setting: the advise cluster's own check where it ran one, else
+# the reads benchmark's runs.
+sub check_read_setting
+{
+	my ($dir, $row) = @_;
+	return { verdict => 'not checked', effect => 'nothing to set: ' . ($row->{not_measured} || 'no value') }
+	  if $row->{action} eq 'none';
+	my ($value, $other) = advised_pair($row);
+	return own_check($dir, $row, $value, $other) // check_on_reads($dir, $row) if defined $value;
+	return check_on_reads($dir, $row);
+}
+
 # The ring layout: connection churn under io_uring on the server of each
 # layout.
 sub check_ring_layout
@@ -335,7 +417,48 @@ sub check_ring_layout
 		  . "against separate mappings ($separate)");
 }
 
-# One advice row (a hash of advise.tsv's columns) of a run in $dir:
+# io_method on OLTP: the oltp benchmark's runs on the row's server under
+# the advised io_method against the other, one check per storage,
+# workload and client count: the time per transaction (1 / tps), the
+# p99's ratio beside. () where no such runs are in the run.
+sub check_on_oltp
+{
+	my ($dir, $row) = @_;
+	my ($value, $other) = advised_pair($row) or return ();
+	my $oltp = ok_rows($dir, file_of(oltp => 'runs'));
+	my @here = grep { $_->{server} eq $row->{server} && ($_->{tps} // '') ne '' && $_->{tps} > 0 } @$oltp;
+	my @checks;
+	for my $cell (distinct(map { join("\t", @$_{qw(storage workload clients)}) } @here))
+	{
+		my ($st, $w, $c) = split /\t/, $cell;
+		my %of = map {
+			my $m = $_;
+			$m => [ grep { $_->{storage} eq $st && $_->{workload} eq $w && $_->{clients} eq $c && $_->{io_method} eq $m } @here ]
+		} $value, $other;
+		next unless @{ $of{$value} } && @{ $of{$other} };
+		my $r = judge([ map { 1 / $_->{tps} } @{ $of{$value} } ], [ map { 1 / $_->{tps} } @{ $of{$other} } ],
+			"OLTP $w, $c clients on $st: io_method $value against $other", claimed_within($row));
+		my ($p99, $p99_other) = map { median(map { $_->{p99_ms} } @$_) } @of{ $value, $other };
+		$r->{effect} =~ s/x the time/x the time per transaction/;
+		$r->{effect} .= sprintf('; p99 %.2fx', $p99 / $p99_other) if $p99_other > 0;
+		push @checks, { %$r, workload => "OLTP $w, $c clients on $st" };
+	}
+	return @checks;
+}
+
+# A row's checks taken together: its own, then those on other workloads
+# (`also`); contradicted where any is, else held where any is, else not
+# shown where any is.
+sub combined
+{
+	my ($main, @also) = @_;
+	return $main unless @also;
+	my %any = map { $_->{verdict} => 1 } $main, @also;
+	my ($verdict) = grep { $any{$_} } 'contradicted', 'held', 'not shown', 'not checked';
+	return { %$main, verdict => $verdict, own => $main->{verdict}, also => \@also };
+}
+
+# One advice row (a hash of advise.tsv's columns) of a run in $dir:# One advice row (a hash of advise.tsv's columns) of a run in $dir:
 # { verdict, effect }. $rows: every advice row of the run (for the other
 # layout's server).
 sub check_advice
@@ -344,6 +467,9 @@ sub check_advice
 	my $setting = $row->{setting};
 	# before PostgreSQL 18 (its io_method row needs 18): claims for 18
 	my $pre18 = { pre18_servers($rows) }->{ $row->{server} };
+	return check_read_setting($dir, $row) if $on_reads{$setting};
+	return { verdict => 'not checked', effect => "follows io_combine_limit's row (the limit it may be set to)" }
+	  if $setting eq 'io_max_combine_limit';
 	return check_starts_under_io_uring($dir, $row, $rows, $pre18) if $row->{scope} eq 'os';
 	return { verdict => 'not checked', effect => "the call's own budget (it took $row->{seconds} s of $row->{budget} s)" }
 	  if $setting eq 'budget';
@@ -351,7 +477,7 @@ sub check_advice
 	return pg18_claim($dir, $row, $rows) if $pre18 && $setting =~ /^(?:io_method|ring layout)$/;
 	return check_extend_method($dir, $row, tablespace_storage($dir, $row->{server}, $row->{scope_name}) // $row->{scope_name})
 	  if $setting eq 'file_extend_method';
-	return check_io_method($dir, $row) if $setting eq 'io_method';
+	return combined(check_io_method($dir, $row), check_on_oltp($dir, $row)) if $setting eq 'io_method';
 	return check_io_concurrency($dir, $row) if $setting =~ /^(?:effective|maintenance)_io_concurrency$/;
 	return check_ring_layout($dir, $row, $rows) if $setting eq 'ring layout';
 	return { verdict => 'not checked', effect => 'no workload is declared for this setting' };

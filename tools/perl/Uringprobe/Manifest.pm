@@ -182,7 +182,7 @@ my @benchmarks = (
 			}
 		],
 		variables => [
-			[ URINGPROBE_CHURN_CONNECTIONS => '100 400 950 1000', 'max_connections values', { quick => '100 950', tiny => '20' } ],
+			[ URINGPROBE_CHURN_CONNECTIONS => '100 400 950 1000', 'max_connections values', { quick => '950', tiny => '20' } ],
 			[ URINGPROBE_CHURN_RUNS => 4, 'runs per cell', { quick => 3, tiny => 1 } ],
 			[ URINGPROBE_CHURN_SECONDS => 5, 'seconds per run', { quick => 2, tiny => 1 } ],
 			[ URINGPROBE_CHURN_CLIENTS => 2, 'pgbench clients' ],
@@ -240,7 +240,7 @@ my @benchmarks = (
 		],
 		plots => [ { name => 'extend', vars => sub { my ($dir) = @_; return (data => "$dir/extend.tsv"); } } ],
 		variables => [
-			[ URINGPROBE_EXTEND_FS => 'xfs ext4 tmpfs', 'scratch filesystems', { quick => 'xfs ext4', tiny => 'ext4' } ],
+			[ URINGPROBE_EXTEND_FS => 'xfs ext4 tmpfs', 'scratch filesystems', { quick => 'xfs', tiny => 'ext4' } ],
 			[ URINGPROBE_EXTEND_MB => 512, 'MB grown per run', { quick => 256, tiny => 8 } ],
 			[ URINGPROBE_EXTEND_ROUNDS => 5, 'rounds per cell', { quick => 3, tiny => 1 } ],
 			[ URINGPROBE_EXTEND_SESSIONS => '1 4', 'sessions on one shared file', { tiny => '1' } ],
@@ -451,7 +451,7 @@ my @benchmarks = (
 				{ quick => 'sync worker io_uring', tiny => 'sync io_uring' } ],
 			[ URINGPROBE_READS_WORKLOADS => 'seqscan bitmap bitmap:1 index prewarm vacuum concurrent',
 				'workloads (bitmap: 0.1% of the rows; bitmap:P: P%)',
-				{ quick => 'seqscan bitmap index', tiny => 'seqscan' } ],
+				{ quick => 'seqscan bitmap', tiny => 'seqscan' } ],
 			[ URINGPROBE_READS_READ_AHEAD => '128 default', 'read_ahead_kb of the devices tools/storage made (default: as made)',
 				{ quick => '128', tiny => '128' } ],
 			[ URINGPROBE_READS_EIC => '16 0 128', 'effective_io_concurrency values (0: the control, nothing read ahead)',
@@ -466,6 +466,49 @@ my @benchmarks = (
 			[ URINGPROBE_READS_ROUNDS => 3, 'rounds per cell', { tiny => 2 } ],
 			[ URINGPROBE_READS_SERVERS => 'pg18-combined pg15', 'servers measured (PostgreSQL 15: sync, the baseline)',
 				{ quick => 'pg18-combined', tiny => 'pg18-combined' } ],
+		],
+	},
+	{
+		name => 'oltp',
+		script => 'bench/oltp.pl',
+		title => 'OLTP under each io_method: pgbench select-only and TPC-B-like with reads reaching the device, alone and beside a cold scan',
+		files => [
+			{
+				id => 'runs',
+				file => 'oltp-runs.tsv',
+				runs => {
+					key => [qw(server storage io_method workload clients)],
+					metrics => [ [ tps => 'higher' ], [ p99_ms => 'lower' ] ]
+				}
+			},
+			{
+				id => 'table',
+				file => 'oltp.tsv',
+				table => {
+					caption => 'OLTP (pgbench, {URINGPROBE_OLTP_SECONDS} s runs, medians of {URINGPROBE_OLTP_ROUNDS} runs or more; '
+					  . 'scale {URINGPROBE_OLTP_SCALE}, shared_buffers {URINGPROBE_OLTP_SHARED_BUFFERS}, the page cache held down by a '
+					  . 'memory cgroup of {URINGPROBE_OLTP_MEMORY_MB} MB, each run cold): tps and p99 latency against sync\'s (same '
+					  . 'server, storage, workload and clients) with their 95% intervals; mixed: select-only beside a cold sequential '
+					  . 'scan of {URINGPROBE_OLTP_SCAN_MB} MB, its seconds in scan_seconds:',
+					width => 60
+				}
+			},
+		],
+		variables => [
+			[ URINGPROBE_OLTP_STORAGE => 'disk latency:1', 'storage kinds (tools/storage), among those made for the reads benchmark',
+				{ quick => 'latency:1', tiny => 'disk' } ],
+			[ URINGPROBE_OLTP_IO_METHODS => 'sync worker io_uring', 'io_methods (worker:N: io_workers N)' ],
+			[ URINGPROBE_OLTP_WORKLOADS => 'select-only tpcb mixed', 'workloads (mixed: select-only beside a cold scan)',
+				{ quick => 'select-only mixed', tiny => 'select-only' } ],
+			[ URINGPROBE_OLTP_CLIENTS => '1 8 32', 'pgbench client counts', { quick => '8', tiny => '2' } ],
+			[ URINGPROBE_OLTP_SECONDS => 10, 'seconds per run', { quick => 2, tiny => 1 } ],
+			[ URINGPROBE_OLTP_ROUNDS => 3, 'rounds per cell', { tiny => 2 } ],
+			[ URINGPROBE_OLTP_SCALE => 20, 'pgbench scale (about 15 MB each)', { quick => 10, tiny => 1 } ],
+			[ URINGPROBE_OLTP_SCAN_MB => 128, 'MB of the table the mixed run scans', { quick => 32, tiny => 8 } ],
+			[ URINGPROBE_OLTP_SHARED_BUFFERS => '32MB', 'shared_buffers' ],
+			[ URINGPROBE_OLTP_MEMORY_MB => 224, 'MB of the memory cgroup the benchmark runs in (its clusters, clients, page cache)',
+				{ quick => 160 } ],
+			[ URINGPROBE_OLTP_SERVERS => 'pg18-combined', 'servers measured (PostgreSQL 18)' ],
 		],
 	},
 	{
@@ -499,8 +542,8 @@ my @benchmarks = (
 my %profiles = (
 	quick => {
 		about => "make bench's default: every benchmark in a reduced matrix, each cell repeated 3 times; noisy "
-		  . 'cells get extra rounds within three tenths of their benchmark\'s time',
-		settings => { URINGPROBE_EXTRA_SHARE => 30 },
+		  . 'cells get extra rounds within a fifth of their benchmark\'s time',
+		settings => { URINGPROBE_EXTRA_SHARE => 20 },
 	},
 	full => {
 		about => 'the report-sized matrices: every benchmark with its own defaults; copy also measures pg18-noprior, '

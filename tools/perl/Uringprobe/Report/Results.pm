@@ -355,6 +355,11 @@ sub advice_sources
 	{
 		push @see, [ environment => "$server/$a->{io_method}" ] if $ran{environment};
 	}
+	elsif ($a->{topic} =~ /^(?:io_workers|read_size|read_ahead|io_concurrency)$/)
+	{
+		push @see, [ reads => "cold reads with each io_method and read setting, $server" ]
+		  if $ran{reads} && rows_where(rows($r->{dir}, file_of(reads => 'speedup')), server => $server);
+	}
 	return @see;
 }
 
@@ -377,11 +382,13 @@ sub read_advice
 	my @all = map { @{ $advice{$_} } } @servers;
 	$_->{check} = check_advice($r->{dir}, $_, \@all) for @all;
 	$r->{contradicted} = [ map { "$_->{server} " . row_key($_) } grep { $_->{check}{verdict} eq 'contradicted' } @all ];
+	# (a row checked on several workloads counts each check)
 	my %n;
-	$n{ $_->{check}{verdict} }++ for @all;
+	my @checks = map { $_->{check}{also} ? ({ verdict => $_->{check}{own} }, @{ $_->{check}{also} }) : $_->{check} } @all;
+	$n{ $_->{verdict} }++ for @checks;
 	$r->{advice_counts} = @all
 	  ? 'Advice checked on its workloads in this run: ' . join(', ', map { ($n{$_} // 0) . " $_" } 'held', 'not shown', 'contradicted',
-		'not checked') . ' (' . scalar(@all) . ' rows)'
+		'not checked') . ' (' . scalar(@checks) . ' checks of ' . scalar(@all) . ' rows)'
 	  : undef;
 	@$r{qw(advice_servers advice)} = (\@servers, \%advice);
 	return;
