@@ -1125,9 +1125,9 @@ TEST(AdviseRules, IoWorkersRaisedWhereTheQueueOverflows) {
     EXPECT_EQ(r.decided_by.measured_in, "slow");
     EXPECT_EQ(r.decided_by.ratio_of, "MB/s with 3 workers / the best count's");
     EXPECT_NEAR(r.decided_by.ratio, 0.38, 0.01);
-    EXPECT_TRUE(starts_with(r.advice, "io_workers = 8 (with 3 workers reads reach 38% of the "
-                                      "best count's MB/s; 8 reach 90%; with 3 workers the "
-                                      "sessions did 3% of their reads themselves"))
+    EXPECT_TRUE(starts_with(r.advice, "io_workers = 8 (reads with 3 workers reach 38% of the "
+                                      "best count's MB/s; 8 workers reach 90%; with 3 workers "
+                                      "the sessions did 3% of their reads themselves"))
         << r.advice;
     EXPECT_NE(r.evidence.find("io_uring at depth 64: 700 MB/s"), std::string::npos) << r.evidence;
 }
@@ -1259,7 +1259,7 @@ TEST(AdviseRules, IoCombineLimitRaisedToTheSmallestReadThatSuffices) {
     EXPECT_EQ(decision(r), "io_combine_limit | server |  | raise | 512kB | 128kB");
     EXPECT_EQ(r.decided_by.ratio_of, "MB/s of 128 kB reads / the best size's");
     EXPECT_TRUE(starts_with(r.advice, "io_combine_limit = 512kB (128 kB reads reach 61% of the "
-                                      "best size's MB/s; 512 kB reach 90%)"))
+                                      "best size's MB/s; 512 kB reads reach 90%)"))
         << r.advice;
     // 512kB is beyond io_max_combine_limit (128kB): raised too, a restart
     const AdviceRow m = io_max_combine_limit_advice(roomy(), r);

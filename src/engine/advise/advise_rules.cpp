@@ -39,6 +39,15 @@ void decide(AdviceRow& r, std::string action, std::string value, std::string adv
     r.confidence = std::move(confidence);
 }
 
+// The current value kept, low, for want of a measurement: `why` what
+// was not measured and why.
+void keep_unmeasured(AdviceRow& r, const std::string& advice, std::string why) {
+    decide(r, "keep", r.current, advice, "low");
+    r.not_measured = std::move(why);
+    r.evidence = "not measured: " + r.not_measured;
+    r.cost = "not measured";
+}
+
 // "set" where `value` differs from the row's current value, else "keep".
 std::string set_or_keep(const AdviceRow& r, const std::string& value) {
     return value == r.current ? "keep" : "set";
@@ -560,6 +569,17 @@ struct CurveJudgement {
     RunSummary p99_over_enough; // reads' p99 at `at` over at `enough`, per round
 };
 
+// The curve of `points`, each at x(point).
+template <class P, class X> Curve curve_of(const std::vector<P>& points, X x) {
+    Curve c;
+    for (const P& p : points) {
+        c.at.push_back(x(p));
+        c.mbps.push_back(&p.mbps);
+        c.p99_us.push_back(&p.p99_us);
+    }
+    return c;
+}
+
 CurveJudgement judge_curve(const Curve& c, int setting) {
     CurveJudgement j;
     const size_t n = c.at.size(), rounds = c.mbps.front()->size();
@@ -599,13 +619,8 @@ DepthJudgement judge_depth(const DepthCurveSummary& s, int setting, int pin_limi
     }
     if (s.points.empty())
         return j;
-    Curve curve;
-    for (const DepthPoint& p : s.points) {
-        curve.at.push_back(p.depth);
-        curve.mbps.push_back(&p.mbps);
-        curve.p99_us.push_back(&p.p99_us);
-    }
-    const CurveJudgement k = judge_curve(curve, j.effective);
+    const CurveJudgement k =
+        judge_curve(curve_of(s.points, [](const DepthPoint& p) { return p.depth; }), j.effective);
     j.enough = s.points[k.enough].depth;
     j.measured_at = s.points[k.at].depth;
     j.share = k.share;
@@ -617,13 +632,8 @@ WorkersJudgement judge_workers(const WorkersCurveSummary& s, int current) {
     WorkersJudgement j;
     if (s.points.empty())
         return j;
-    Curve curve;
-    for (const WorkersPoint& p : s.points) {
-        curve.at.push_back(p.workers);
-        curve.mbps.push_back(&p.mbps);
-        curve.p99_us.push_back(&p.p99_us);
-    }
-    const CurveJudgement k = judge_curve(curve, current);
+    const CurveJudgement k =
+        judge_curve(curve_of(s.points, [](const WorkersPoint& p) { return p.workers; }), current);
     const WorkersPoint& at = s.points[k.at];
     j.enough = s.points[k.enough].workers;
     j.measured_at = at.workers;
@@ -652,10 +662,8 @@ AdviceRow io_concurrency_advice(const AdviseContext& c, const std::string& setti
     const ReadDepth pins = pg18_read_depth(c.server.settings);
     const DepthJudgement j = judge_depth(s, current, c.pg18() ? pins.pin_limit : 0);
     if (!s.not_measured.empty() || s.points.empty()) {
-        decide(r, "keep", r.current, keep, "low");
-        r.not_measured = "read depths: " + (s.not_measured.empty() ? "no depth" : s.not_measured);
-        r.evidence = "not measured: " + r.not_measured;
-        r.cost = "not measured";
+        keep_unmeasured(r, keep,
+                        "read depths: " + (s.not_measured.empty() ? "no depth" : s.not_measured));
         return r;
     }
     const RatioJudgement short_of = judge_ratio(j.share, kDepthMargin);
@@ -712,41 +720,57 @@ AdviceRow io_concurrency_advice(const AdviseContext& c, const std::string& setti
     return r;
 }
 
+// A server setting chosen on a curve (io_workers, io_combine_limit): set
+// to the value that suffices where the current one's MB/s is shown short
+// of the best point's by more than kDepthMargin (raised, or lowered where
+// more was shown slower), else kept. Returns why, in words.
+struct CurvePick {
+    std::string setting, value; // `value`: the one that suffices, as the setting takes it
+    int enough = 0, current = 0, measured_at = 0;
+    std::string enough_text; // "8 reach", "512 kB reads reach"
+    std::string at;          // "reads with 3 workers", "128 kB reads"
+    std::string best;        // "the best count's"
+    std::string slower;      // what a lower was: "more workers were shown slower"
+};
+std::string decide_on_curve(AdviceRow& r, const CurvePick& p, const RunSummary& share, int rounds,
+                            const std::string& keep) {
+    const RatioJudgement short_of = judge_ratio(share, kDepthMargin);
+    if (short_of.changes() && short_of.direction < 0 && p.enough != p.current) {
+        const bool more = p.enough > p.current;
+        decide(r, more ? "raise" : "lower", p.value, p.setting + " = " + p.value,
+               confidence_of(rounds, true, false));
+        return p.at + " reach " + percent_text(share.median) + " of " + p.best + " MB/s; " +
+               p.enough_text + " " + percent_text(kDepthShare) + (more ? "" : ": " + p.slower);
+    }
+    decide(r, "keep", r.current, keep, confidence_of(rounds, short_of.decisive, false));
+    return p.enough <= p.measured_at
+               ? p.enough_text + " " + percent_text(kDepthShare) + " of " + p.best + " MB/s, and " +
+                     p.at + " are no slower"
+               : "no shortfall beyond " + percent_text(kDepthMargin) + " shown for " + p.at;
+}
+
 AdviceRow io_workers_advice(const AdviseContext& c, const WorkersCurveSummary& s) {
     const int current = c.server.settings.io_workers;
     AdviceRow r = row("io_workers", "io_workers", "server", std::to_string(current));
     const std::string keep = "keep io_workers = " + r.current;
     if (!s.not_measured.empty() || s.points.empty()) {
-        decide(r, "keep", r.current, keep, "low");
-        r.not_measured =
-            "reads through workers: " + (s.not_measured.empty() ? "no count" : s.not_measured);
-        r.evidence = "not measured: " + r.not_measured;
-        r.cost = "not measured";
+        keep_unmeasured(r, keep,
+                        "reads through workers: " +
+                            (s.not_measured.empty() ? "no count" : s.not_measured));
         return r;
     }
     const WorkersJudgement j = judge_workers(s, current);
-    const RatioJudgement short_of = judge_ratio(j.share, kDepthMargin);
-    const std::string at = std::to_string(j.measured_at) + " workers";
-    const std::string enough = std::to_string(j.enough);
+    const std::string workers = std::to_string(j.measured_at) + " workers";
+    const std::string at = "reads with " + workers;
     r.decided_by = measured("reads through workers", s.tablespace,
-                            "MB/s with " + at + " / the best count's", j.share, kDepthMargin);
-    std::string why;
-    if (short_of.changes() && short_of.direction < 0 && j.enough != current) {
-        const bool more = j.enough > current;
-        decide(r, more ? "raise" : "lower", enough, "io_workers = " + enough,
-               confidence_of(s.rounds, true, false));
-        why = "with " + at + " reads reach " + percent_text(j.share.median) +
-              " of the best count's MB/s; " + enough + " reach " + percent_text(kDepthShare) +
-              (more ? "" : ": more workers were shown slower");
-    } else {
-        decide(r, "keep", r.current, keep, confidence_of(s.rounds, short_of.decisive, false));
-        why = j.enough <= j.measured_at
-                  ? enough + " workers reach " + percent_text(kDepthShare) +
-                        " of the best count's MB/s, and " + at + " are no slower"
-                  : "no shortfall beyond " + percent_text(kDepthMargin) + " shown with " + at;
-    }
+                            "MB/s with " + workers + " / the best count's", j.share, kDepthMargin);
+    std::string why = decide_on_curve(r,
+                                      {"io_workers", std::to_string(j.enough), j.enough, current,
+                                       j.measured_at, std::to_string(j.enough) + " workers reach",
+                                       at, "the best count's", "more workers were shown slower"},
+                                      j.share, s.rounds, keep);
     if (j.synchronous.median > 0)
-        why += "; with " + at + " the sessions did " + percent_text(j.synchronous.median) +
+        why += "; with " + workers + " the sessions did " + percent_text(j.synchronous.median) +
                " of their reads themselves (the shared queue of " + std::to_string(s.queue) +
                " was full)";
     if (c.server.io_method != "worker")
@@ -776,13 +800,8 @@ CombineJudgement judge_combine(const SequentialReadsSummary& s, int current_kb) 
     CombineJudgement j;
     if (s.sizes.empty())
         return j;
-    Curve curve;
-    for (const SizePoint& p : s.sizes) {
-        curve.at.push_back(p.kb);
-        curve.mbps.push_back(&p.mbps);
-        curve.p99_us.push_back(&p.p99_us);
-    }
-    const CurveJudgement k = judge_curve(curve, current_kb);
+    const CurveJudgement k =
+        judge_curve(curve_of(s.sizes, [](const SizePoint& p) { return p.kb; }), current_kb);
     j.enough_kb = s.sizes[k.enough].kb;
     j.measured_at_kb = s.sizes[k.at].kb;
     j.share = k.share;
@@ -800,34 +819,21 @@ AdviceRow io_combine_limit_advice(const AdviseContext& c, const SequentialReadsS
     AdviceRow r = row("read_size", "io_combine_limit", "server", kb_setting(current_kb));
     const std::string keep = "keep io_combine_limit = " + r.current;
     if (!s.not_measured.empty() || s.sizes.empty()) {
-        decide(r, "keep", r.current, keep, "low");
-        r.not_measured =
-            "sequential reads: " + (s.not_measured.empty() ? "no read size" : s.not_measured);
-        r.evidence = "not measured: " + r.not_measured;
-        r.cost = "not measured";
+        keep_unmeasured(r, keep,
+                        "sequential reads: " +
+                            (s.not_measured.empty() ? "no read size" : s.not_measured));
         return r;
     }
     const CombineJudgement j = judge_combine(s, current_kb);
-    const RatioJudgement short_of = judge_ratio(j.share, kDepthMargin);
     const std::string at = std::to_string(j.measured_at_kb) + " kB reads";
     r.decided_by = measured("sequential reads", s.tablespace,
                             "MB/s of " + at + " / the best size's", j.share, kDepthMargin);
-    std::string why;
-    if (short_of.changes() && short_of.direction < 0 && j.enough_kb != current_kb) {
-        const bool larger = j.enough_kb > current_kb;
-        decide(r, larger ? "raise" : "lower", kb_setting(j.enough_kb),
-               "io_combine_limit = " + kb_setting(j.enough_kb),
-               confidence_of(s.rounds, true, false));
-        why = at + " reach " + percent_text(j.share.median) + " of the best size's MB/s; " +
-              std::to_string(j.enough_kb) + " kB reach " + percent_text(kDepthShare) +
-              (larger ? "" : ": larger reads were shown slower");
-    } else {
-        decide(r, "keep", r.current, keep, confidence_of(s.rounds, short_of.decisive, false));
-        why = j.enough_kb <= j.measured_at_kb
-                  ? std::to_string(j.enough_kb) + " kB reads reach " + percent_text(kDepthShare) +
-                        " of the best size's MB/s, and " + at + " are no slower"
-                  : "no shortfall beyond " + percent_text(kDepthMargin) + " shown for " + at;
-    }
+    const std::string why =
+        decide_on_curve(r,
+                        {"io_combine_limit", kb_setting(j.enough_kb), j.enough_kb, current_kb,
+                         j.measured_at_kb, std::to_string(j.enough_kb) + " kB reads reach", at,
+                         "the best size's", "larger reads were shown slower"},
+                        j.share, s.rounds, keep);
     r.advice += " (" + why + ")";
     std::string curve;
     for (const SizePoint& p : s.sizes)
@@ -885,10 +891,7 @@ AdviceRow read_ahead_kb_advice(const AdviseContext& c, const SequentialReadsSumm
     }
     const std::string keep = "keep read_ahead_kb = " + r.current + " on " + s.device;
     if (!s.not_measured.empty()) {
-        decide(r, "keep", r.current, keep, "low");
-        r.not_measured = "sequential reads: " + s.not_measured;
-        r.evidence = "not measured: " + r.not_measured;
-        r.cost = "not measured";
+        keep_unmeasured(r, keep, "sequential reads: " + s.not_measured);
         return r;
     }
     const RatioJudgement doubled = judge_ratio(s.doubled_over_normal, kReadaheadMargin);
