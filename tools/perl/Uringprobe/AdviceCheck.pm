@@ -371,7 +371,8 @@ sub check_on_reads
 	my $other = $row->{action} eq 'keep' ? (grep { $_ ne $want } @measured)[0] : $now;
 	my $values = join(', ', sort { $a <=> $b } @measured) || 'none';
 	return { verdict => 'not checked',
-		effect => "the reads benchmark's $workload runs on $st had $row->{setting} $values, not $want and another" }
+		effect => "the reads benchmark's $workload runs on $st had $row->{setting} $values: "
+		  . (defined $other ? "not $want and $other" : "no other value to run $want against") }
 	  unless defined $other && grep({ $_ eq $want } @measured) && grep({ $_ eq $other } @measured);
 	# every other axis as in the advised value's first run (the value a
 	# run varied from its first ones)

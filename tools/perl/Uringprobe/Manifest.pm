@@ -94,7 +94,7 @@ my @benchmarks = (
 			{ id => 'tablespaces', file => 'advise-tablespaces.tsv', sparse => 1 },
 		],
 		variables => [
-			[ URINGPROBE_ADVISE_BUDGET => 20, 'seconds each server\'s call may take', { quick => 12, tiny => 1 } ],
+			[ URINGPROBE_ADVISE_BUDGET => 20, 'seconds each server\'s call may take', { quick => 12, full => 40, tiny => 1 } ],
 			[ URINGPROBE_ADVISE_CONNECTIONS => 950, 'max_connections of every server advised', { tiny => 20 } ],
 			[ URINGPROBE_ADVISE_CONCURRENCY => 4, 'sessions extending one relation at once' ],
 			[ URINGPROBE_ADVISE_FS => 'xfs ext4', 'scratch filesystems given a tablespace each', { quick => 'xfs', tiny => 'ext4' } ],
