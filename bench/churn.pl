@@ -6,7 +6,7 @@
 # side with their runs interleaved. Writes all runs and per-cell medians.
 #
 #   perl bench/churn.pl RUNS.tsv MEDIANS.tsv
-# Environment: URINGPROBE_CHURN_SECONDS (5), URINGPROBE_CHURN_RUNS (5),
+# Environment: URINGPROBE_CHURN_SECONDS (5), URINGPROBE_CHURN_RUNS (3),
 # URINGPROBE_CHURN_CONNECTIONS ("100 400 950 1000": 950 is the most that fits
 # io_uring's ring memory into a default 8 MiB memlock limit), URINGPROBE_CHURN_CLIENTS (2): two clients keep both cores busy, so extra postmaster work shows in connection time.
 use strict;

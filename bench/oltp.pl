@@ -10,11 +10,13 @@
 #
 # tools/run-bench runs this script, and so every cluster it starts and
 # their clients, in a memory cgroup of URINGPROBE_OLTP_MEMORY_MB
-# (URINGPROBE_OLTP_MEMORY says which, or why there is none): the page cache
+# (URINGPROBE_MEMORY_CGROUP says which, or why there is none): the page cache
 # is what is left of it, so that reads reach the device. Each run starts
-# with the tables' pages dropped from the page cache (their indexes' are
-# left to the cgroup's limit) and shared buffers empty (the server
-# restarted into the io_method of its round).
+# cold: the tables and indexes out of shared buffers (the server restarted
+# into the run's io_method where it changes, else evicted by
+# pg_buffercache_evict_relation; before 18, sync alone, restarted every
+# run) and the tables' pages dropped from the page cache (the indexes'
+# left to the cgroup's limit).
 #
 # Per server (URINGPROBE_OLTP_SERVERS) and storage: a cluster with
 # shared_buffers URINGPROBE_OLTP_SHARED_BUFFERS, autovacuum off, a
@@ -56,7 +58,7 @@ for ([ CLIENTS => @clients ], [ SCALE => $scale ], [ SECONDS => $seconds ], [ RO
 die "URINGPROBE_OLTP_SHARED_BUFFERS must be a size in MB (e.g. 32MB), got '$shared_buffers'\n"
   unless $shared_buffers =~ /^\d+MB$/;
 # what holds the page cache down, as tools/run-bench made it
-my $memory = $ENV{URINGPROBE_OLTP_MEMORY} || 'not limited: not run by make bench';
+my $memory = $ENV{URINGPROBE_MEMORY_CGROUP} || 'not limited: not run by make bench';
 
 # The storage kinds asked for, as tools/storage named and listed them.
 my %listed = map { $_->{name} => $_ } storage_kinds();
@@ -67,10 +69,11 @@ my @storage = map {
 my @usable = grep { $_->{status} eq 'ok' } @storage;
 
 my %want = map { $_ => 1 } split ' ', setting('URINGPROBE_OLTP_SERVERS');
-my @servers = grep { $want{ $_->{name} } && $_->{major} >= 18 } servers();
+my @servers = grep { $want{ $_->{name} } } servers();
 # none of them set up (make test against one server): the newest there is
 @servers = ((sort { $b->{major} <=> $a->{major} } grep { !$_->{on_request} } servers())[0] // ()) unless @servers;
 die "no server to measure\n" unless @servers;
+# (before 18: sync alone, the baseline)
 sub methods_of { my ($server) = @_; return $server->{major} >= 18 ? @methods : ('sync'); }
 
 # A server's cells: io_method x workload x clients, io_method first (a
@@ -171,6 +174,7 @@ for my $server (@servers)
 			settings => [ "shared_buffers = $shared_buffers", 'autovacuum = off', 'max_connections = 100',
 				'maintenance_work_mem = 16MB', 'max_parallel_workers_per_gather = 0' ]);
 		$node->safe_psql('postgres', 'CREATE EXTENSION uringprobe');
+		$node->safe_psql('postgres', 'CREATE EXTENSION pg_buffercache') if $server->{major} >= 18;
 		my $dir = "$st->{dir}/oltp_$server->{name}";
 		mkdir $dir or die "mkdir $dir: $!\n" unless -d $dir;
 		$node->safe_psql('postgres', "CREATE TABLESPACE oltp LOCATION '$dir'");
@@ -180,21 +184,34 @@ for my $server (@servers)
 		$node->safe_psql('postgres', 'VACUUM ANALYZE; CHECKPOINT');
 		my $data_mb = $node->safe_psql('postgres', "SELECT pg_tablespace_size('oltp') / 1048576");
 		my @cells = cells_of($server);
+		my @tables = ('pgbench_accounts', 'pgbench_accounts_pkey', 'pgbench_branches', 'pgbench_tellers',
+			(grep({ $_ eq 'mixed' } @workloads) ? 'oltp_scan' : ()));
+		my $now = '';
 		my %values;
 		repeat_rounds('oltp', [ map { join("\t", $server->{name}, $st->{name}, @$_) } @cells ], $rounds, sub {
 			my ($id, $round, $label) = @_;
 			my (undef, undef, $m, $w, $c) = split /\t/, $id;
 			cell("oltp $server->{name} $st->{name} $m $w clients=$c, $label",
 				server => $server->{name}, storage => $st->{name}, io_method => $m, workload => $w, clients => $c);
-			# each run on a restarted server (nothing in shared buffers)
+			# restarted into the run's io_method where it changes; else
+			# the tables evicted from shared buffers
 			my ($method, $workers) = $m =~ /^(\w+)(?::(\d+))?$/;
-			if ($server->{major} >= 18)
+			if ($server->{major} < 18)
+			{
+				$node->restart;
+			}
+			elsif ($now ne $m)
 			{
 				$node->append_conf('postgresql.conf', "io_method = $method\nio_workers = " . ($workers // 3) . "\n");
+				$node->restart;
+				my $got = $node->safe_psql('postgres', 'SHOW io_method');
+				die "io_method is '$got', expected '$method'\n" unless $got eq $method;
+				$now = $m;
 			}
-			$node->restart;
-			my $got = $server->{major} >= 18 ? $node->safe_psql('postgres', 'SHOW io_method') : 'sync';
-			die "io_method is '$got', expected '$method'\n" unless $got eq $method;
+			else
+			{
+				$node->safe_psql('postgres', 'SELECT ' . join(', ', map { "pg_buffercache_evict_relation('$_')" } @tables));
+			}
 			my $r = oltp_run($server, $node, $w, $c);
 			run_row($runs, $server->{name}, $st->{name}, $m, $w, $c, $round, @$r{qw(tps latency_ms p99_ms transactions scan_seconds)},
 				"$memory; data $data_mb MB");

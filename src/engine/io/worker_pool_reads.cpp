@@ -154,29 +154,24 @@ void session_loop(Pool& pool, Session& s, int fd, size_t block, size_t depth) {
     pool.over.notify_all();
 }
 
-} // namespace
-
-WorkerPoolResult read_with_worker_pool(const WorkerPoolParams& p,
-                                       const std::function<bool()>& should_stop) {
-    const size_t block = static_cast<size_t>(p.block_kb) * 1024;
-    const Fd fd = Fd::open(p.path.c_str(), O_RDONLY | (p.direct ? O_DIRECT : 0), "open " + p.path);
+// The file's blocks in a seeded random order, dealt to `sessions`
+// sessions in turn, each with buffers for `depth` reads.
+std::vector<std::unique_ptr<Session>> deal_reads(const WorkerPoolParams& p, int fd, size_t block,
+                                                 size_t depth) {
     struct stat st {};
-    if (::fstat(fd.get(), &st) != 0)
+    if (::fstat(fd, &st) != 0)
         throw SysError(errno, "fstat " + p.path);
     std::vector<off_t> all;
     for (off_t off = 0; off + static_cast<off_t>(block) <= st.st_size; off += block)
         all.push_back(off);
     std::mt19937_64 rng(static_cast<std::uint64_t>(p.seed));
     std::shuffle(all.begin(), all.end(), rng);
-
-    const size_t depth = static_cast<size_t>(std::max(1, p.depth));
-    const int sessions = std::max(1, p.sessions);
-    // Declared before the threads: outlive them.
+    const size_t sessions = static_cast<size_t>(std::max(1, p.sessions));
     std::vector<std::unique_ptr<Session>> s;
-    for (int i = 0; i < sessions; ++i) {
+    for (size_t i = 0; i < sessions; ++i) {
         s.push_back(std::make_unique<Session>());
         Session& x = *s.back();
-        for (size_t k = static_cast<size_t>(i); k < all.size(); k += static_cast<size_t>(sessions))
+        for (size_t k = i; k < all.size(); k += sessions)
             x.offsets.push_back(all[k]);
         void* mem = nullptr;
         const int err = posix_memalign(&mem, kAlign, depth * block);
@@ -187,6 +182,35 @@ WorkerPoolResult read_with_worker_pool(const WorkerPoolParams& p,
         x.issued.assign(depth, 0);
         x.res.assign(depth, 0);
     }
+    return s;
+}
+
+// Until every session has ended, should_stop() asked every few ms on
+// this thread: true where it stopped them.
+bool wait_for_sessions(Pool& pool, int sessions, const std::function<bool()>& should_stop) {
+    bool stopped = false;
+    std::unique_lock<std::mutex> lk(pool.over_mu);
+    while (pool.sessions_over < sessions) {
+        pool.over.wait_for(lk, kStopPollEvery);
+        lk.unlock();
+        if (!stopped && should_stop()) {
+            stopped = true;
+            pool.stop = true;
+        }
+        lk.lock();
+    }
+    return stopped;
+}
+
+} // namespace
+
+WorkerPoolResult read_with_worker_pool(const WorkerPoolParams& p,
+                                       const std::function<bool()>& should_stop) {
+    const size_t block = static_cast<size_t>(p.block_kb) * 1024;
+    const Fd fd = Fd::open(p.path.c_str(), O_RDONLY | (p.direct ? O_DIRECT : 0), "open " + p.path);
+    const size_t depth = static_cast<size_t>(std::max(1, p.depth));
+    // Declared before the threads: outlive them.
+    std::vector<std::unique_ptr<Session>> s = deal_reads(p, fd.get(), block, depth);
     Pool pool;
     pool.holds = static_cast<size_t>(std::max(0, p.queue));
     std::vector<std::unique_ptr<SessionThread>> workers, readers;
@@ -228,18 +252,7 @@ WorkerPoolResult read_with_worker_pool(const WorkerPoolParams& p,
                 session_loop(pool, *x, fd.get(), block, depth);
             }));
     }
-    {
-        std::unique_lock<std::mutex> lk(pool.over_mu);
-        while (pool.sessions_over < sessions) {
-            pool.over.wait_for(lk, kStopPollEvery);
-            lk.unlock();
-            if (!r.stopped && should_stop()) {
-                r.stopped = true;
-                pool.stop = true;
-            }
-            lk.lock();
-        }
-    }
+    r.stopped = wait_for_sessions(pool, static_cast<int>(s.size()), should_stop);
     r.seconds = (now_ns() - start) / 1e9;
     closer.close(); // the workers end before their CPU is read
     r.workers_cpu_ms = pool.cpu_ms;

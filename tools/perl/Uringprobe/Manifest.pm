@@ -183,7 +183,7 @@ my @benchmarks = (
 		],
 		variables => [
 			[ URINGPROBE_CHURN_CONNECTIONS => '100 400 950 1000', 'max_connections values', { quick => '950', tiny => '20' } ],
-			[ URINGPROBE_CHURN_RUNS => 4, 'runs per cell', { quick => 3, tiny => 1 } ],
+			[ URINGPROBE_CHURN_RUNS => 3, 'runs per cell', { tiny => 1 } ],
 			[ URINGPROBE_CHURN_SECONDS => 5, 'seconds per run', { quick => 2, tiny => 1 } ],
 			[ URINGPROBE_CHURN_CLIENTS => 2, 'pgbench clients' ],
 		],
@@ -445,7 +445,7 @@ my @benchmarks = (
 			}
 		],
 		variables => [
-			[ URINGPROBE_READS_STORAGE => 'disk latency:1 latency:0.2 capped:2000', 'storage kinds (tools/storage)',
+			[ URINGPROBE_READS_STORAGE => 'disk latency:1 latency:0.2', 'storage kinds (tools/storage; capped:IOPS on request)',
 				{ quick => 'disk latency:1', tiny => 'disk' } ],
 			[ URINGPROBE_READS_IO_METHODS => 'sync worker worker:8 io_uring', 'io_methods (worker:N: io_workers N)',
 				{ quick => 'sync worker io_uring', tiny => 'sync io_uring' } ],
@@ -501,7 +501,7 @@ my @benchmarks = (
 			[ URINGPROBE_OLTP_WORKLOADS => 'select-only tpcb mixed', 'workloads (mixed: select-only beside a cold scan)',
 				{ quick => 'select-only mixed', tiny => 'select-only' } ],
 			[ URINGPROBE_OLTP_CLIENTS => '1 8 32', 'pgbench client counts', { quick => '8', tiny => '2' } ],
-			[ URINGPROBE_OLTP_SECONDS => 10, 'seconds per run', { quick => 2, tiny => 1 } ],
+			[ URINGPROBE_OLTP_SECONDS => 3, 'seconds per run', { quick => 2, tiny => 1 } ],
 			[ URINGPROBE_OLTP_ROUNDS => 3, 'rounds per cell', { tiny => 2 } ],
 			[ URINGPROBE_OLTP_SCALE => 20, 'pgbench scale (about 15 MB each)', { quick => 10, tiny => 1 } ],
 			[ URINGPROBE_OLTP_SCAN_MB => 128, 'MB of the table the mixed run scans', { quick => 32, tiny => 8 } ],
