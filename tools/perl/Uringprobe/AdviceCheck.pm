@@ -360,7 +360,8 @@ sub check_on_reads
 		my $w = $_;
 		grep { $_->{server} eq $server && $_->{storage} eq $st && $_->{workload} eq $w } @$reads
 	} @{ $how->{workloads} };
-	return { verdict => 'not checked', effect => "the reads benchmark ran no " . join('/', @{ $how->{workloads} }) . " on $st" }
+	return { verdict => 'not checked',
+		effect => "the reads benchmark ran no " . join('/', @{ $how->{workloads} }) . " on $st on $server" }
 	  unless $workload;
 	my @here = grep {
 		$_->{server} eq $server && $_->{storage} eq $st && $_->{workload} eq $workload && $_->{cache} eq 'cold'
