@@ -380,8 +380,22 @@ struct WorkSlot {
     ssize_t res = 0;
 };
 
+// The files opened again (through /proc/self/fd, the same flags): a file
+// description of its own, with its own readahead state, as each of
+// PostgreSQL's io workers opens a relation's files itself.
+std::vector<Fd> reopened(const ReadTarget& t) {
+    std::vector<Fd> own;
+    for (const Fd& fd : t.fds) {
+        const int flags = ::fcntl(fd.get(), F_GETFL);
+        check_syscall(flags, "fcntl(F_GETFL)");
+        const std::string path = "/proc/self/fd/" + std::to_string(fd.get());
+        own.push_back(Fd::open(path.c_str(), O_RDONLY | (flags & O_DIRECT), "open " + path));
+    }
+    return own;
+}
+
 void worker_loop(WorkQueue& q, std::vector<WorkSlot>& slots, ReadBuffers& buf,
-                 const ReadTarget& t) {
+                 const std::vector<Fd>& fds) {
     const UsageMeter cpu(RUSAGE_THREAD);
     std::unique_lock<std::mutex> lk(q.mu);
     for (;;) {
@@ -397,8 +411,8 @@ void worker_loop(WorkQueue& q, std::vector<WorkSlot>& slots, ReadBuffers& buf,
         q.pending.pop_front();
         lk.unlock();
         const Piece& piece = slots[s].piece;
-        const ssize_t n = pread_retrying(t.fds[size_t(piece.file)].get(), buf.slot(s), piece.length,
-                                         piece.offset);
+        const ssize_t n =
+            pread_retrying(fds[size_t(piece.file)].get(), buf.slot(s), piece.length, piece.offset);
         lk.lock();
         slots[s].res = n;
         q.finished.push_back(s);
@@ -417,6 +431,11 @@ void read_workers(const ReadsParams& p, const ReadTarget& t, const ReadOrder& or
     for (size_t s = depth; s > 0; --s)
         free_slots.push_back(s - 1);
     WorkQueue q;
+    // each worker's own file descriptions (declared before the threads:
+    // they outlive them)
+    std::vector<std::vector<Fd>> own;
+    for (int w = 0; w < p.workers; ++w)
+        own.push_back(reopened(t));
     std::vector<std::unique_ptr<SessionThread>> threads;
     // Declared after the threads: closes the queue and joins them, however
     // this returns.
@@ -439,7 +458,7 @@ void read_workers(const ReadsParams& p, const ReadTarget& t, const ReadOrder& or
         const AllSignalsBlocked blocked;
         for (int w = 0; w < p.workers; ++w)
             threads.push_back(std::make_unique<SessionThread>(
-                [&q, &slots, &buf, &t] { worker_loop(q, slots, buf, t); }));
+                [&q, &slots, &buf, fds = &own[size_t(w)]] { worker_loop(q, slots, buf, *fds); }));
     }
     size_t next = 0;
     int outstanding = 0;

@@ -14,7 +14,10 @@
 //                 one re-submitted per completion (io_method = io_uring);
 //   workers       `in_flight` reads queued for `workers` threads doing
 //                 pread, each completion handed back to the submitter
-//                 (io_method = worker: a model of its hand-offs, counted).
+//                 (io_method = worker: a model of its hand-offs, counted),
+//                 each worker through file descriptions of its own, as
+//                 each io worker opens the files itself (the kernel's
+//                 readahead state is per file description).
 // Buffered reads start from what `cache` says: cold (the file's pages
 // dropped with POSIX_FADV_DONTNEED, checked with mincore) or warm (read
 // once first); direct reads (O_DIRECT) go to the device whatever is cached.
