@@ -422,6 +422,23 @@ void worker_loop(WorkQueue& q, std::vector<WorkSlot>& slots, ReadBuffers& buf,
     q.cpu_ms += d.user_ms + d.sys_ms;
 }
 
+// Closes the queue and joins the worker threads.
+struct WorkersCloser {
+    WorkQueue& q;
+    std::vector<std::unique_ptr<SessionThread>>& threads;
+    ~WorkersCloser() { close(); }
+    void close() {
+        {
+            std::lock_guard<std::mutex> g(q.mu);
+            q.closing = true;
+            q.pending.clear();
+        }
+        q.work.notify_all();
+        for (auto& th : threads)
+            th->join();
+    }
+};
+
 void read_workers(const ReadsParams& p, const ReadTarget& t, const ReadOrder& order,
                   ReadTally& tally, StopPoll& stop) {
     const size_t depth = std::min(size_t(p.in_flight), order.size());
@@ -439,21 +456,7 @@ void read_workers(const ReadsParams& p, const ReadTarget& t, const ReadOrder& or
     std::vector<std::unique_ptr<SessionThread>> threads;
     // Declared after the threads: closes the queue and joins them, however
     // this returns.
-    struct Closer {
-        WorkQueue& q;
-        std::vector<std::unique_ptr<SessionThread>>& threads;
-        ~Closer() { close(); }
-        void close() {
-            {
-                std::lock_guard<std::mutex> g(q.mu);
-                q.closing = true;
-                q.pending.clear();
-            }
-            q.work.notify_all();
-            for (auto& th : threads)
-                th->join();
-        }
-    } closer{q, threads};
+    WorkersCloser closer{q, threads};
     {
         const AllSignalsBlocked blocked;
         for (int w = 0; w < p.workers; ++w)
