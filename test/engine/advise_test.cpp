@@ -130,6 +130,21 @@ TEST(AdviseBudget, MeasurementsTakeTurnsUntilEachHasEnoughRounds) {
     EXPECT_FALSE(a.budget_cut);
 }
 
+// What io_method leans on gets its first rounds before the others take
+// any: in a budget for six rounds, three of it, then the rest in turn.
+TEST(AdviseBudget, TheFirstOnesGetTheirFewestRoundsFirst) {
+    double clock = 0;
+    std::vector<std::string> log;
+    Measurement a = timed("a", 1, &clock, &log), reads = timed("r", 1, &clock, &log),
+                b = timed("b", 1, &clock, &log);
+    reads.first = true;
+    ASSERT_TRUE(run_within_budget(
+        {&a, &reads, &b}, 6, [&] { return clock; }, nullptr));
+    EXPECT_EQ(joined(log), "r0 r1 r2 a0 r3 b0");
+    EXPECT_EQ(reads.rounds, 4);
+    EXPECT_TRUE(a.budget_cut);
+}
+
 TEST(AdviseBudget, ANoisyMeasurementGetsMoreRoundsUpToTheMost) {
     double clock = 0;
     std::vector<std::string> log;

@@ -317,6 +317,7 @@ Plans plan_all(const AdviseRequest& req, const AdviseContext& c, const IoUringCa
     Plans p;
     if (c.ring_ok) {
         p.fork = std::make_unique<ForkCostMeasurement>(c, caps, req.caps, should_stop);
+        p.fork->measurement().first = true; // io_method and the ring layout
         p.order.push_back(&p.fork->measurement());
     }
     p.extension = plan_extension(req, c, should_stop);
@@ -325,8 +326,10 @@ Plans plan_all(const AdviseRequest& req, const AdviseContext& c, const IoUringCa
     p.sequential = plan_sequential(req, c, should_stop);
     for (auto& f : p.extension.filesystems)
         p.order.push_back(&f->measurement());
-    for (auto& f : p.reads.filesystems)
+    for (auto& f : p.reads.filesystems) {
+        f->measurement().first = true; // io_method
         p.order.push_back(&f->measurement());
+    }
     for (auto& f : p.depths.filesystems)
         p.order.push_back(&f->measurement());
     for (auto& f : p.sequential.filesystems)

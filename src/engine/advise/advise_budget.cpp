@@ -33,43 +33,61 @@ std::string Measurement::account() const {
     return out;
 }
 
+namespace {
+
+// One round of `m` where the budget has room: false where a stop cut it
+// short. *ran: whether a round was counted.
+bool one_round(Measurement* m, double budget_seconds, const std::function<double()>& elapsed,
+               bool* ran) {
+    if (elapsed() + m->estimate() > budget_seconds) {
+        m->budget_cut = true;
+        return true;
+    }
+    const double t0 = elapsed();
+    bool complete = false;
+    try {
+        complete = m->round(m->rounds);
+    } catch (const SysError& e) {
+        m->failed = e.what();
+        if (!e.hint().empty())
+            m->failed += " (" + e.hint() + ")";
+        return true;
+    } catch (const InvalidArgument& e) {
+        m->failed = e.what();
+        return true;
+    } catch (const NotMeasurable& e) {
+        m->failed = e.what();
+        return true;
+    }
+    if (!complete)
+        return false;
+    const double took = elapsed() - t0;
+    m->seconds += took;
+    m->longest_round = std::max(m->longest_round, took);
+    ++m->rounds;
+    *ran = true;
+    return true;
+}
+
+} // namespace
+
 bool run_within_budget(const std::vector<Measurement*>& ms, double budget_seconds,
                        const std::function<double()>& elapsed,
                        const std::function<bool()>& should_stop) {
-    for (bool ran = true; ran;) {
-        ran = false;
-        for (Measurement* m : ms) {
-            if (should_stop && should_stop())
-                return false;
-            if (!m->wants_more())
-                continue;
-            if (elapsed() + m->estimate() > budget_seconds) {
-                m->budget_cut = true;
-                continue;
+    // the first ones' first rounds, then everything in turn
+    for (const bool only_first : {true, false}) {
+        for (bool ran = true; ran;) {
+            ran = false;
+            for (Measurement* m : ms) {
+                if (only_first && (!m->first || m->rounds >= kFewestRounds))
+                    continue;
+                if (should_stop && should_stop())
+                    return false;
+                if (!m->wants_more())
+                    continue;
+                if (!one_round(m, budget_seconds, elapsed, &ran))
+                    return false;
             }
-            const double t0 = elapsed();
-            bool complete = false;
-            try {
-                complete = m->round(m->rounds);
-            } catch (const SysError& e) {
-                m->failed = e.what();
-                if (!e.hint().empty())
-                    m->failed += " (" + e.hint() + ")";
-                continue;
-            } catch (const InvalidArgument& e) {
-                m->failed = e.what();
-                continue;
-            } catch (const NotMeasurable& e) {
-                m->failed = e.what();
-                continue;
-            }
-            if (!complete)
-                return false;
-            const double took = elapsed() - t0;
-            m->seconds += took;
-            m->longest_round = std::max(m->longest_round, took);
-            ++m->rounds;
-            ran = true;
         }
     }
     return true;

@@ -41,6 +41,10 @@ struct Measurement {
     double seconds = 0;
     std::string failed;      // the error that ended it
     bool budget_cut = false; // it wanted a round the budget had no room for
+    // What a decision the others' rows lean on needs (io_method's cold
+    // reads and fork cost): its first kFewestRounds rounds come before any
+    // round of the others.
+    bool first = false;
 
     bool wants_more() const;
     // Seconds the next round is expected to take: the longest so far.
@@ -50,8 +54,9 @@ struct Measurement {
 };
 
 // Rounds of all measurements in turn while the budget has room for the
-// next one: a round is begun only when elapsed() plus its estimate stays
-// within budget_seconds. Returns false when should_stop() fired or a round
+// next one (those marked `first` in turn alone until each has
+// kFewestRounds): a round is begun only when elapsed() plus its estimate
+// stays within budget_seconds. Returns false when should_stop() fired or a round
 // was stopped. elapsed() counts seconds since the budget began.
 bool run_within_budget(const std::vector<Measurement*>& ms, double budget_seconds,
                        const std::function<double()>& elapsed,
