@@ -60,19 +60,10 @@ die "URINGPROBE_OLTP_SHARED_BUFFERS must be a size in MB (e.g. 32MB), got '$shar
 # what holds the page cache down, as tools/run-bench made it
 my $memory = $ENV{URINGPROBE_MEMORY_CGROUP} || 'not limited: not run by make bench';
 
-# The storage kinds asked for, as tools/storage named and listed them.
-my %listed = map { $_->{name} => $_ } storage_kinds();
-my @storage = map {
-	my $name = /^latency:(.+)$/ ? "latency-$1ms" : $_;
-	$listed{$name} // { name => $name, status => 'unavailable: not made (tools/storage up lists it: run through make bench)' }
-} @kinds;
+my @storage = storage_asked(@kinds);
 my @usable = grep { $_->{status} eq 'ok' } @storage;
 
-my %want = map { $_ => 1 } split ' ', setting('URINGPROBE_OLTP_SERVERS');
-my @servers = grep { $want{ $_->{name} } } servers();
-# none of them set up (make test against one server): the newest there is
-@servers = ((sort { $b->{major} <=> $a->{major} } grep { !$_->{on_request} } servers())[0] // ()) unless @servers;
-die "no server to measure\n" unless @servers;
+my @servers = servers_named(setting('URINGPROBE_OLTP_SERVERS'));
 # (before 18: sync alone, the baseline)
 sub methods_of { my ($server) = @_; return $server->{major} >= 18 ? @methods : ('sync'); }
 

@@ -89,17 +89,7 @@ for (@methods) { die "URINGPROBE_READS_IO_METHODS: unknown io_method '$_'\n" unl
 die "URINGPROBE_READS_TABLE_MB must be a whole number of MB, at least 8, got '$table_mb'\n"
   unless $table_mb =~ /^\d+$/ && $table_mb >= 8;
 
-# The storage kinds asked for, as tools/storage named and listed them.
-sub storage_name
-{
-	my ($kind) = @_;
-	return $kind =~ /^latency:(.+)$/ ? "latency-$1ms" : $kind =~ /^capped:(\d+)$/ ? "capped-$1iops" : $kind;
-}
-my %listed = map { $_->{name} => $_ } storage_kinds();
-my @storage = map {
-	$listed{ storage_name($_) }
-	  // { name => storage_name($_), status => 'unavailable: not made (tools/storage up lists it: run through make bench)' }
-} @kinds;
+my @storage = storage_asked(@kinds);
 # a capped storage caps only processes in its cgroup: one this user cannot
 # put its processes into is not measured (cgroup v2 without delegation)
 for my $st (grep { $_->{status} eq 'ok' && ($_->{cgroup} // '') ne '' } @storage)
@@ -109,11 +99,7 @@ for my $st (grep { $_->{status} eq 'ok' && ($_->{cgroup} // '') ne '' } @storage
 }
 my @usable = grep { $_->{status} eq 'ok' } @storage;
 
-my %want = map { $_ => 1 } split ' ', setting('URINGPROBE_READS_SERVERS');
-my @servers = grep { $want{ $_->{name} } } servers();
-# none of them set up (make test against one server): the newest there is
-@servers = ((sort { $b->{major} <=> $a->{major} } grep { !$_->{on_request} } servers())[0] // ()) unless @servers;
-die "no server to measure\n" unless @servers;
+my @servers = servers_named(setting('URINGPROBE_READS_SERVERS'));
 sub methods_of { my ($server) = @_; return $server->{major} >= 18 ? @methods : ('sync'); }
 # The cells, io_methods side by side: every workload on every storage at
 # the first value of each other axis; the cold seqscan on the storage the

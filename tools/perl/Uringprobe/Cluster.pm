@@ -24,7 +24,7 @@ our @EXPORT =
   scratch_filesystems storage_kinds scratch_files query_row default_scratch_dir backend_state_sql hard_limit
   set_soft_limits long_runs regress_list start_long_run children_of exited kill_postmaster start_after_kill cancel_leaves_backend_as_was tiny_bench_run
   poll_until wait_for_clients_gone refuse_io_uring_command within stop_matrix
-  start_checked_client);
+  start_checked_client storage_asked servers_named);
 
 # What pg_config $pg_config answers to $option, run without a shell (its
 # path may hold any character).
@@ -138,6 +138,32 @@ sub storage_kinds
 		push @kinds, \%k if $k{name};
 	}
 	return @kinds;
+}
+
+# The storage kinds asked for (tools/storage's KIND: disk, latency:<ms>,
+# capped:<iops>) as it named and listed them; one it did not make is there
+# with a status saying so.
+sub storage_asked
+{
+	my (@kinds) = @_;
+	my %listed = map { $_->{name} => $_ } storage_kinds();
+	return map {
+		my $name = /^latency:(.+)$/ ? "latency-$1ms" : /^capped:(\d+)$/ ? "capped-$1iops" : $_;
+		$listed{$name} // { name => $name, status => 'unavailable: not made (tools/storage up lists it: run through make bench)' }
+	} @kinds;
+}
+
+# The servers named in $names (space-separated) that are set up; where none
+# is (make test against one server), the newest there is. Dies where there
+# is no server at all.
+sub servers_named
+{
+	my ($names) = @_;
+	my %want = map { $_ => 1 } split ' ', $names;
+	my @servers = grep { $want{ $_->{name} } } servers();
+	@servers = ((sort { $b->{major} <=> $a->{major} } grep { !$_->{on_request} } servers())[0] // ()) unless @servers;
+	die "no server to measure\n" unless @servers;
+	return @servers;
 }
 
 # The hard limit of this process for prlimit's $resource (nofile, memlock).
