@@ -100,9 +100,9 @@ sub check_text
 {
 	my ($a) = @_;
 	my $c = $a->{check} // return 'not checked';
-	my $own = $c->{also} ? "$c->{own} ($c->{effect})" : "$c->{verdict} ($c->{effect})";
+	my $own = $c->{also} ? "$c->{own} on its own workload ($c->{effect})" : "$c->{verdict} ($c->{effect})";
 	$own .= join('', map { "; $_->{verdict} on $_->{workload} ($_->{effect})" } @{ $c->{also} // [] });
-	return ($c->{also} ? "$c->{verdict}: " : '') . $own
+	return ($c->{also} ? "$c->{verdict} overall; " : '') . $own
 	  . ($a->{confidence} eq 'high' && $c->{verdict} =~ /^(?:not shown|contradicted)$/
 		? '; its confidence high is not borne out by the workload' : '');
 }
