@@ -5,6 +5,7 @@
 #include "contract/error.hpp"
 #include "contract/params.hpp"
 #include "contract/stop_poll.hpp"
+#include "io/pread.hpp"
 #include "io/read_order.hpp"
 #include "io/scratch_file.hpp"
 #include "io/session_threads.hpp"
@@ -258,14 +259,6 @@ struct ReadTally {
             r.mean_in_flight = in_flight_sum / static_cast<double>(r.reads);
     }
 };
-
-ssize_t pread_retrying(int fd, char* buf, size_t len, off_t off) {
-    for (;;) {
-        const ssize_t n = ::pread(fd, buf, len, off);
-        if (n >= 0 || errno != EINTR)
-            return n < 0 ? -errno : n;
-    }
-}
 
 void read_sync(const ReadsParams& p, const ReadTarget& t, const ReadOrder& order, ReadTally& tally,
                StopPoll& stop) {

@@ -3,6 +3,7 @@
 #include "contract/clock.hpp"
 #include "contract/error.hpp"
 #include "contract/usage.hpp"
+#include "io/pread.hpp"
 #include "io/session_threads.hpp"
 #include "os/fd.hpp"
 #include "os/signals.hpp"
@@ -27,14 +28,6 @@ namespace {
 constexpr size_t kAlign = 4096; // O_DIRECT's buffers and offsets
 // How often a waiting session or the caller looks at the stop flag.
 constexpr auto kStopPollEvery = std::chrono::milliseconds(5);
-
-ssize_t pread_all(int fd, char* buf, size_t len, off_t off) {
-    for (;;) {
-        const ssize_t n = ::pread(fd, buf, len, off);
-        if (n >= 0 || errno != EINTR)
-            return n < 0 ? -errno : n;
-    }
-}
 
 struct Session {
     std::vector<off_t> offsets; // its reads, in order
@@ -80,7 +73,8 @@ void worker_loop(Pool& pool, int fd, size_t block) {
         const auto [s, slot] = pool.queue.front();
         pool.queue.pop_front();
         lk.unlock();
-        const ssize_t n = pread_all(fd, s->buf.get() + slot * block, block, s->slot_offset[slot]);
+        const ssize_t n =
+            pread_retrying(fd, s->buf.get() + slot * block, block, s->slot_offset[slot]);
         {
             std::lock_guard<std::mutex> g(s->mu);
             s->res[slot] = n;
@@ -129,7 +123,8 @@ void session_loop(Pool& pool, Session& s, int fd, size_t block, size_t depth) {
             }
             // the queue is full: this session reads it itself
             ++s.synchronous;
-            completed(slot, pread_all(fd, s.buf.get() + slot * block, block, s.slot_offset[slot]));
+            completed(slot,
+                      pread_retrying(fd, s.buf.get() + slot * block, block, s.slot_offset[slot]));
         }
         if (outstanding == 0) {
             if (next >= s.offsets.size())
