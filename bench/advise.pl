@@ -27,11 +27,13 @@
 #       a URINGPROBE_ADVISE_CHECK_TABLE_MB MB table in the tablespace the
 #       reads were measured in, the server restarted into each io_method
 #       and the table's pages dropped from the page cache first;
-#   effective_io_concurrency (<space>), raised or lowered, on a storage
-#       kind that makes reads wait  a cold bitmap heap scan of 0.25% of such a
-#       table's rows in that tablespace, under the advised and the current
-#       value (ALTER TABLESPACE ... SET), the server restarted for each;
-#   on such a tablespace too, where its reads decided them:
+#   effective_io_concurrency (<space>)  a cold bitmap heap scan of 0.25%
+#       of such a table's rows in that tablespace, under the advised and
+#       the current value (ALTER TABLESPACE ... SET), the server restarted
+#       for each;
+#   maintenance_io_concurrency (<space>)  a cold VACUUM of that table
+#       after a tenth of its rows were updated in place, the same way;
+#   on a storage kind that makes reads wait, where its reads decided them:
 #   io_workers, raised or lowered  URINGPROBE_ADVISE_CONCURRENCY
 #       sessions at once, each a cold bitmap heap scan of its own 0.25% of
 #       the rows (pgbench), under each count;
@@ -39,6 +41,9 @@
 #       reads of each size (io_max_combine_limit the larger);
 #   read_ahead_kb, raised  a cold sequential scan under io_method sync
 #       with the device's readahead at each value.
+# A read setting kept runs against the point of its curve it was held to
+# (compared_with) where URINGPROBE_ADVISE_CHECK_KEEPS is 1; raised or
+# lowered, against the current value.
 # (io_method decided by the connection cost and the ring layout are
 # checked on the churn benchmark's runs; the other read settings, and
 # these elsewhere, on the reads benchmark's.)
@@ -47,7 +52,7 @@
 # Environment: URINGPROBE_ADVISE_BUDGET (20), URINGPROBE_ADVISE_CONNECTIONS
 # (950), URINGPROBE_ADVISE_FS ("xfs ext4"), URINGPROBE_ADVISE_CONCURRENCY (4),
 # URINGPROBE_ADVISE_CHECK_ROUNDS (3), URINGPROBE_ADVISE_CHECK_COPY_MB (64),
-# URINGPROBE_ADVISE_CHECK_TABLE_MB (256).
+# URINGPROBE_ADVISE_CHECK_TABLE_MB (256), URINGPROBE_ADVISE_CHECK_KEEPS (1).
 use strict;
 use warnings;
 use Cwd ();
@@ -72,6 +77,8 @@ die "URINGPROBE_ADVISE_CONNECTIONS must be a positive integer, got '$connections
 my $check_rounds = setting('URINGPROBE_ADVISE_CHECK_ROUNDS');
 my $copy_mb = setting('URINGPROBE_ADVISE_CHECK_COPY_MB');
 my $table_mb = setting('URINGPROBE_ADVISE_CHECK_TABLE_MB');
+my $check_keeps = setting('URINGPROBE_ADVISE_CHECK_KEEPS');
+die "URINGPROBE_ADVISE_CHECK_KEEPS must be 0 or 1, got '$check_keeps'\n" unless $check_keeps =~ /^[01]$/;
 for ([ URINGPROBE_ADVISE_CHECK_ROUNDS => $check_rounds, 1 ], [ URINGPROBE_ADVISE_CHECK_COPY_MB => $copy_mb, $concurrency ],
 	[ URINGPROBE_ADVISE_CHECK_TABLE_MB => $table_mb, 1 ])
 {
@@ -209,9 +216,17 @@ sub check_rows
 			check_cold_scan($server, $node, $row, $space, $table_in->($space), @pair);
 			use_io_method($node, $io_method);
 		}
-		elsif ($row->{setting} eq 'effective_io_concurrency' && $waits->{ $row->{scope_name} })
+		elsif ($row->{action} eq 'keep' && !$check_keeps)
+		{
+			next;
+		}
+		elsif ($row->{setting} eq 'effective_io_concurrency')
 		{
 			check_bitmap_scan($server, $node, $row, $table_in->($row->{scope_name}), @pair);
+		}
+		elsif ($row->{setting} eq 'maintenance_io_concurrency')
+		{
+			check_vacuum($server, $node, $row, $table_in->($row->{scope_name}), @pair);
 		}
 		elsif ($row->{setting} eq 'io_workers' && $waits->{ $row->{measured_in} })
 		{
@@ -260,13 +275,13 @@ sub check_values
 
 # One cold run of $query on table $t (the server restarted: nothing in
 # shared buffers; the table's pages dropped from the page cache) after
-# $setup: its seconds.
+# $setup: its seconds. $no_plan: a statement EXPLAIN cannot take (VACUUM).
 sub cold_run
 {
-	my ($server, $node, $t, $setup, $query) = @_;
+	my ($server, $node, $t, $setup, $query, $no_plan) = @_;
 	$node->restart;
 	$node->safe_psql('postgres', "SELECT uringprobe_reads(rel => '$t', passes => 0)");
-	my $r = measured_run($node, $setup, $query, 1, $server->{major});
+	my $r = measured_run($node, $setup, $query, !$no_plan, $server->{major});
 	ran("psql -d postgres <<'EOF'\n$r->{script}\nEOF");
 	return $r->{seconds};
 }
@@ -387,6 +402,26 @@ sub use_io_method
 	$node->restart;
 	my $got = $node->safe_psql('postgres', 'SHOW io_method');
 	die "io_method is '$got', expected '$m'\n" unless $got eq $m;
+	return;
+}
+
+# $row's two maintenance_io_concurrency values of its tablespace taking
+# turns (ALTER TABLESPACE ... SET, as advised): a cold VACUUM of table $t
+# there after a tenth of its rows were updated in place (PostgreSQL 18's
+# VACUUM reads the heap through a read stream that deep).
+sub check_vacuum
+{
+	my ($server, $node, $row, $t, @depths) = @_;
+	my ($setting, $space) = @$row{qw(setting scope_name)};
+	check_values($server, $row, "cold VACUUM of $table_mb MB in tablespace $space, a tenth of its rows updated",
+		sub {
+			my ($depth) = @_;
+			$node->safe_psql('postgres', "ALTER TABLESPACE $space SET ($setting = $depth)");
+			update_in_place($node, $t);
+			cold_run($server, $node, $t, '', "VACUUM $t", 1);
+		},
+		@depths);
+	$node->safe_psql('postgres', "ALTER TABLESPACE $space RESET ($setting)");
 	return;
 }
 

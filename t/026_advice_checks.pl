@@ -91,6 +91,8 @@ for my $run (1 .. 3)
 {
 	my $copy = 'concurrent COPY into tablespace latency_1ms (4 clients)';
 	my $scan = 'cold sequential scan of 128 MB in tablespace latency_1ms';
+	my $bitmap = 'cold bitmap heap scan of 0.25% of 128 MB in tablespace latency_1ms';
+	my $vacuum = 'cold VACUUM of 128 MB in tablespace latency_1ms, a tenth of its rows updated';
 	my $fem = 'file_extend_method';
 	# and COPY into pg_default on pg18-combined: posix_fallocate 6% slower
 	# (1.06 s against 1.00, a spread of 2% each)
@@ -108,6 +110,11 @@ for my $run (1 .. 3)
 		'8', $run, 0.25 + $run / 100, '' ],
 	  [ 'pg15', 'effective_io_concurrency', 'latency_1ms', 'cold bitmap heap scan of 0.25% of 128 MB in tablespace latency_1ms',
 		'1', $run, 1.00 + $run / 100, '' ],
+	  # a depth kept against the best one, and VACUUM's depth raised
+	  [ 'pg18-combined', 'effective_io_concurrency', 'latency_1ms', $bitmap, '16', $run, 1.00 + $run / 100, '' ],
+	  [ 'pg18-combined', 'effective_io_concurrency', 'latency_1ms', $bitmap, '32', $run, 1.30 + $run / 100, '' ],
+	  [ 'pg18-combined', 'maintenance_io_concurrency', 'latency_1ms', $vacuum, '64', $run, 0.60 + $run / 100, '' ],
+	  [ 'pg18-combined', 'maintenance_io_concurrency', 'latency_1ms', $vacuum, '16', $run, 1.00 + $run / 100, '' ],
 	  [ 'pg18-separate', 'io_method', '', $scan, 'io_uring', $run, 0.50 + $run / 100, '' ],
 	  [ 'pg18-separate', 'io_method', '', $scan, 'worker', $run, 0.90 + $run / 100, '' ];
 }
@@ -122,13 +129,13 @@ write_tsv('advise-tablespaces.tsv', [qw(server tablespace storage)],
 # The rows as uringprobe_advise() gives them, by column: the prose is
 # left empty, the checks must not need it.
 my @cols = qw(server io_method max_connections topic setting scope scope_name action value current needs_version
-  confidence decided_by measured_in ratio_of ratio ratio_lo ratio_hi margin not_measured advice evidence cost seconds budget);
+  confidence decided_by measured_in ratio_of compared_with ratio ratio_lo ratio_hi margin not_measured advice evidence cost seconds budget);
 sub row
 {
 	my (%r) = @_;
 	return { server => 'pg18-combined', io_method => 'worker', max_connections => 950, confidence => 'high',
 		scope => 'server', scope_name => '', needs_version => '', decided_by => '', measured_in => '', ratio_of => '',
-		ratio => '', ratio_lo => '', ratio_hi => '', margin => '', not_measured => '', advice => '', evidence => '',
+		compared_with => '', ratio => '', ratio_lo => '', ratio_hi => '', margin => '', not_measured => '', advice => '', evidence => '',
 		cost => '', seconds => 5, budget => 20, %r };
 }
 # a file_extend_method row of tablespace $ts: $action $value, now $current
@@ -181,7 +188,14 @@ my %rows = (
 	pg15_eic => row(server => 'pg15', topic => 'io_concurrency', setting => 'effective_io_concurrency', scope => 'tablespace',
 		scope_name => 'latency_1ms', action => 'raise', value => '8', current => '1', decided_by => 'read depths'),
 	keep_eic => row(topic => 'io_concurrency', setting => 'effective_io_concurrency', scope => 'tablespace',
-		scope_name => 'latency_1ms', action => 'keep', value => '16', current => '16', decided_by => 'read depths'),
+		scope_name => 'latency_1ms', action => 'keep', value => '16', current => '16', decided_by => 'read depths',
+		server => 'pg18-separate'),
+	keep_eic_32 => row(topic => 'io_concurrency', setting => 'effective_io_concurrency', scope => 'tablespace',
+		scope_name => 'latency_1ms', action => 'keep', value => '16', current => '16', decided_by => 'read depths',
+		compared_with => '32', margin => 0.1),
+	raise_mic => row(topic => 'io_concurrency', setting => 'maintenance_io_concurrency', scope => 'tablespace',
+		scope_name => 'latency_1ms', action => 'raise', value => '64', current => '16', decided_by => 'read depths',
+		compared_with => '128', margin => 0.1),
 	# the read settings, on the reads benchmark's runs
 	io_workers => row(topic => 'io_workers', setting => 'io_workers', action => 'raise', value => '8', current => '3',
 		decided_by => 'reads through workers', measured_in => 'latency_1ms'),
@@ -285,7 +299,12 @@ is($check{reads_elsewhere}{verdict}, 'held', 'a read gain not checked on its sto
 ok(!$check{churn}{also}, 'no OLTP ran on pg18-separate: its row checked on churn alone');
 verdict_is('pg15_eic', 'held', qr/^cold bitmap heap scan of 0\.25% of 128 MB in tablespace latency_1ms: 8 against 1: 0\.2\dx the time/,
 	'effective_io_concurrency raised on PostgreSQL 15 (its own setting, no claim for 18), checked by bitmap heap scans');
-verdict_is('keep_eic', 'not checked', qr/^kept at 16: no other depth was advised to run against$/, 'a depth kept');
+verdict_is('keep_eic', 'not checked', qr/^kept at 16: its curve gave no other depth to run against$/,
+	'a depth kept with no other point on its curve');
+verdict_is('keep_eic_32', 'held', qr/^cold bitmap heap scan of 0\.25% of 128 MB in tablespace latency_1ms: 16 against 32: 0\.7\dx/,
+	'a depth kept, checked against the best depth it was held to (compared_with)');
+verdict_is('raise_mic', 'held', qr/^cold VACUUM of 128 MB in tablespace latency_1ms, a tenth of its rows updated: 64 against 16: 0\.6\dx/,
+	'maintenance_io_concurrency raised, checked by cold VACUUM against the current depth (not compared_with)');
 verdict_is('pg15_ulimit', 'held', qr/^pg18-(?:separate|combined) started under io_uring at max_connections 950 within it/,
 	'a limit kept on 15 (a claim for 18): a PostgreSQL 18 server ran under io_uring within the same limits');
 verdict_is('pg15', 'held',

@@ -981,6 +981,8 @@ TEST(AdviseRules, IoConcurrencyRaisedWhereTheDepthFallsShort) {
     EXPECT_EQ(r.confidence, "high");
     EXPECT_EQ(r.decided_by.by, "read depths");
     EXPECT_EQ(r.decided_by.ratio_of, "MB/s at depth 2 / the best depth's");
+    // the best depth (the first of the equal ones at 650 MB/s)
+    EXPECT_EQ(r.decided_by.compared_with, "32");
     EXPECT_NEAR(r.decided_by.ratio, 0.29, 0.01);
     EXPECT_DOUBLE_EQ(r.decided_by.margin, kDepthMargin);
     EXPECT_TRUE(starts_with(r.advice, "ALTER TABLESPACE slow SET (effective_io_concurrency = 8) "
@@ -1003,11 +1005,18 @@ TEST(AdviseRules, IoConcurrencyKeptWhereItSufficesAndLoweredWhereReadsOnlyWait) 
     EXPECT_EQ(r.action, "keep");
     EXPECT_EQ(r.value, "16");
     EXPECT_EQ(r.confidence, "high");
+    // a keep's claim is against the best depth
+    EXPECT_EQ(r.decided_by.compared_with, "32");
+    // the best depth kept: against the one that suffices
+    EXPECT_EQ(io_concurrency_advice(roomy(), "effective_io_concurrency", "slow", 32, eight_deep())
+                  .decided_by.compared_with,
+              "8");
     // 64: reads wait 7x as long as at depth 8 for no more MB/s: lowered
     r = io_concurrency_advice(roomy(), "effective_io_concurrency", "slow", 64, eight_deep());
     EXPECT_EQ(r.action, "lower");
     EXPECT_EQ(r.value, "8");
     EXPECT_EQ(r.decided_by.ratio_of, "read p99 at depth 64 / at depth 8");
+    EXPECT_EQ(r.decided_by.compared_with, "8");
     EXPECT_DOUBLE_EQ(r.decided_by.margin, kDepthLatencyMargin);
     // at the margin: a p99 exactly twice depth 8's (the interval's low end
     // at 2.0) is not beyond it
@@ -1136,6 +1145,8 @@ TEST(AdviseRules, IoWorkersKeptWhereEnoughAndLoweredWhereMoreAreSlower) {
     AdviceRow r = io_workers_advice(under_worker(12), eight_workers());
     EXPECT_EQ(r.action, "keep");
     EXPECT_EQ(r.value, "12");
+    // held against the best count
+    EXPECT_EQ(r.decided_by.compared_with, "16");
     // 32 workers shown at 60% of the best count's: lowered to the fewest
     // that reach 90%
     WorkersCurveSummary slower = eight_workers();
@@ -1258,6 +1269,7 @@ TEST(AdviseRules, IoCombineLimitRaisedToTheSmallestReadThatSuffices) {
     const AdviceRow r = io_combine_limit_advice(roomy(), wants_512());
     EXPECT_EQ(decision(r), "io_combine_limit | server |  | raise | 512kB | 128kB");
     EXPECT_EQ(r.decided_by.ratio_of, "MB/s of 128 kB reads / the best size's");
+    EXPECT_EQ(r.decided_by.compared_with, "1024kB");
     EXPECT_TRUE(starts_with(r.advice, "io_combine_limit = 512kB (128 kB reads reach 61% of the "
                                       "best size's MB/s; 512 kB reads reach 90%)"))
         << r.advice;
@@ -1288,6 +1300,7 @@ TEST(AdviseRules, ReadAheadDoubledWhereTwiceTheWindowIsShownFaster) {
     const AdviceRow r = read_ahead_kb_advice(c, wants_512());
     EXPECT_EQ(decision(r), "read_ahead_kb | os | loop3 | raise | 256 | 128");
     EXPECT_EQ(r.decided_by.ratio_of, "8 kB reads' MB/s, readahead doubled / as set");
+    EXPECT_EQ(r.decided_by.compared_with, "256");
     EXPECT_DOUBLE_EQ(r.decided_by.margin, kReadaheadMargin);
     EXPECT_NE(r.advice.find("scans lean on the kernel's readahead here (io_method = sync)"),
               std::string::npos)

@@ -415,16 +415,14 @@ AdviseResult advise(const AdviseRequest& req, const std::function<bool()>& shoul
 }
 
 std::vector<Column> advise_columns() {
-    return {text_column("topic"),        text_column("setting"),
-            text_column("scope"),        text_column("scope_name"),
-            text_column("action"),       text_column("value"),
-            text_column("current"),      bigint_column("needs_version"),
-            text_column("confidence"),   text_column("decided_by"),
-            text_column("measured_in"),  text_column("ratio_of"),
-            real_column("ratio"),        real_column("ratio_lo"),
-            real_column("ratio_hi"),     real_column("margin"),
-            text_column("not_measured"), text_column("advice"),
-            text_column("evidence"),     text_column("cost")};
+    return {
+        text_column("topic"),         text_column("setting"),         text_column("scope"),
+        text_column("scope_name"),    text_column("action"),          text_column("value"),
+        text_column("current"),       bigint_column("needs_version"), text_column("confidence"),
+        text_column("decided_by"),    text_column("measured_in"),     text_column("ratio_of"),
+        text_column("compared_with"), real_column("ratio"),           real_column("ratio_lo"),
+        real_column("ratio_hi"),      real_column("margin"),          text_column("not_measured"),
+        text_column("advice"),        text_column("evidence"),        text_column("cost")};
 }
 
 Table advise_table(const AdviseResult& r) {
@@ -446,6 +444,7 @@ Table advise_table(const AdviseResult& r) {
                Value::text(d.by),
                Value::text(d.measured_in),
                Value::text(d.ratio_of),
+               Value::text(d.compared_with),
                real_or_null(d, d.ratio),
                real_or_null(d, d.lo),
                real_or_null(d, d.hi),

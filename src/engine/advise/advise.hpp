@@ -81,6 +81,11 @@ struct Decision {
     std::string by;
     std::string measured_in; // the tablespace measured, "" where not one
     std::string ratio_of;    // what the ratio divides: "io_uring / worker MB/s"
+    // A setting measured on a curve (depths, workers, read sizes,
+    // readahead): the point the ratio set the current value against, as
+    // the setting takes it ("64", "512kB"); a keep's claim is against it.
+    // "" elsewhere (io_method, file_extend_method: the other of two values).
+    std::string compared_with;
     bool has_ratio = false;
     double ratio = 0, lo = 0, hi = 0; // median and its 95% interval
     double margin = 0;

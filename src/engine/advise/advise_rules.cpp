@@ -562,9 +562,18 @@ struct Curve {
     std::vector<const std::vector<double>*> mbps, p99_us;
 };
 
+// The point of a curve a ratio set the current one against: the best,
+// else (the current one is the best) the one that suffices; "" where both
+// are the current one.
+std::string compared_point(int best, int at, int enough, const std::string& unit = "") {
+    const int other = best != at ? best : enough;
+    return other != at && other > 0 ? std::to_string(other) + unit : "";
+}
+
 struct CurveJudgement {
     size_t enough = 0; // the first point reaching kDepthShare of each round's best (median)
     size_t at = 0;     // the last point at or below the setting
+    size_t best = 0;   // the point of the highest median share
     RunSummary share;  // MB/s at `at` over each round's best
     RunSummary p99_over_enough; // reads' p99 at `at` over at `enough`, per round
 };
@@ -596,6 +605,9 @@ CurveJudgement judge_curve(const Curve& c, int setting) {
         if (summarize_runs(share[i]).median >= kDepthShare)
             j.enough = i;
     for (size_t i = 0; i < n; ++i)
+        if (summarize_runs(share[i]).median > summarize_runs(share[j.best]).median)
+            j.best = i;
+    for (size_t i = 0; i < n; ++i)
         if (c.at[i] <= setting)
             j.at = i;
     j.share = summarize_runs(share[j.at]);
@@ -623,6 +635,7 @@ DepthJudgement judge_depth(const DepthCurveSummary& s, int setting, int pin_limi
         judge_curve(curve_of(s.points, [](const DepthPoint& p) { return p.depth; }), j.effective);
     j.enough = s.points[k.enough].depth;
     j.measured_at = s.points[k.at].depth;
+    j.best = s.points[k.best].depth;
     j.share = k.share;
     j.p99_over_enough = k.p99_over_enough;
     return j;
@@ -637,6 +650,7 @@ WorkersJudgement judge_workers(const WorkersCurveSummary& s, int current) {
     const WorkersPoint& at = s.points[k.at];
     j.enough = s.points[k.enough].workers;
     j.measured_at = at.workers;
+    j.best = s.points[k.best].workers;
     j.share = k.share;
     j.synchronous = summarize_runs(at.synchronous);
     j.enough_synchronous = summarize_runs(s.points[k.enough].synchronous);
@@ -671,6 +685,7 @@ AdviceRow io_concurrency_advice(const AdviseContext& c, const std::string& setti
     const std::string at = "depth " + std::to_string(j.measured_at);
     r.decided_by = measured("read depths", tablespace, "MB/s at " + at + " / the best depth's",
                             j.share, kDepthMargin);
+    r.decided_by.compared_with = compared_point(j.best, j.measured_at, j.enough);
     std::string why;
     if (short_of.changes() && short_of.direction < 0 && j.enough > current) {
         decide(r, "raise", std::to_string(j.enough),
@@ -685,6 +700,7 @@ AdviceRow io_concurrency_advice(const AdviseContext& c, const std::string& setti
         r.decided_by = measured("read depths", tablespace,
                                 "read p99 at " + at + " / at depth " + std::to_string(j.enough),
                                 j.p99_over_enough, kDepthLatencyMargin);
+        r.decided_by.compared_with = std::to_string(j.enough);
         decide(r, "lower", std::to_string(j.enough),
                "ALTER TABLESPACE " + tablespace + " SET (" + setting + " = " +
                    std::to_string(j.enough) + ")",
@@ -764,6 +780,7 @@ AdviceRow io_workers_advice(const AdviseContext& c, const WorkersCurveSummary& s
     const std::string at = "reads with " + workers;
     r.decided_by = measured("reads through workers", s.tablespace,
                             "MB/s with " + workers + " / the best count's", j.share, kDepthMargin);
+    r.decided_by.compared_with = compared_point(j.best, j.measured_at, j.enough);
     std::string why = decide_on_curve(r,
                                       {"io_workers", std::to_string(j.enough), j.enough, current,
                                        j.measured_at, std::to_string(j.enough) + " workers reach",
@@ -804,6 +821,7 @@ CombineJudgement judge_combine(const SequentialReadsSummary& s, int current_kb) 
         judge_curve(curve_of(s.sizes, [](const SizePoint& p) { return p.kb; }), current_kb);
     j.enough_kb = s.sizes[k.enough].kb;
     j.measured_at_kb = s.sizes[k.at].kb;
+    j.best_kb = s.sizes[k.best].kb;
     j.share = k.share;
     return j;
 }
@@ -828,6 +846,7 @@ AdviceRow io_combine_limit_advice(const AdviseContext& c, const SequentialReadsS
     const std::string at = std::to_string(j.measured_at_kb) + " kB reads";
     r.decided_by = measured("sequential reads", s.tablespace,
                             "MB/s of " + at + " / the best size's", j.share, kDepthMargin);
+    r.decided_by.compared_with = compared_point(j.best_kb, j.measured_at_kb, j.enough_kb, "kB");
     const std::string why =
         decide_on_curve(r,
                         {"io_combine_limit", kb_setting(j.enough_kb), j.enough_kb, current_kb,
@@ -899,6 +918,7 @@ AdviceRow read_ahead_kb_advice(const AdviseContext& c, const SequentialReadsSumm
         measured("sequential reads", s.tablespace, "8 kB reads' MB/s, readahead doubled / as set",
                  s.doubled_over_normal, kReadaheadMargin);
     const std::string twice = std::to_string(2 * s.read_ahead_kb);
+    r.decided_by.compared_with = twice;
     if (doubled.changes() && doubled.direction > 0) {
         decide(r, "raise", twice,
                "read_ahead_kb = " + twice + " on " + s.device + " (a udev rule; " + leans + ")",

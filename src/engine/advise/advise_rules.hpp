@@ -106,6 +106,7 @@ struct DepthJudgement {
     int enough = 0;      // the smallest depth reaching kDepthShare of the best (0: none)
     int effective = 1;   // the depth the setting gives a backend: min(setting, pins), at least 1
     int measured_at = 0; // the deepest depth measured at or below `effective`
+    int best = 0;        // the depth of the best median share
     RunSummary share;    // its MB/s over each round's best
     RunSummary p99_over_enough; // its reads' p99 over those at `enough`, per round
     std::string capped;         // why a backend reads less deep than the setting ("": it does not)
@@ -123,6 +124,7 @@ DepthJudgement judge_depth(const DepthCurveSummary& s, int setting, int pin_limi
 struct WorkersJudgement {
     int enough = 0;                // 0: none measured
     int measured_at = 0;           // the count measured at or below the current one
+    int best = 0;                  // the count of the best median share
     RunSummary share;              // its MB/s over each round's best count's
     RunSummary synchronous;        // its share of reads the sessions did themselves
     RunSummary enough_synchronous; // the same with `enough` workers
@@ -138,6 +140,7 @@ WorkersJudgement judge_workers(const WorkersCurveSummary& s, int current);
 struct CombineJudgement {
     int enough_kb = 0;      // 0: none measured
     int measured_at_kb = 0; // the size measured at or below the current one
+    int best_kb = 0;        // the size of the best median share
     RunSummary share;       // its MB/s over each round's best size's
 };
 CombineJudgement judge_combine(const SequentialReadsSummary& s, int current_kb);

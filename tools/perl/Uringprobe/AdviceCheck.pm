@@ -99,8 +99,9 @@ my %alternative = (
 );
 
 # Settings whose value is a number (or a size in kB): a raise or lower
-# runs against the current value; a keep against whatever other value a
-# workload of the run measured (read_settings_pair).
+# runs against the current value; a keep against the point of its curve
+# it was held to (compared_with), else whatever other value a workload of
+# the run measured (check_on_reads).
 my $numeric = qr/^(?:effective_io_concurrency|maintenance_io_concurrency|io_workers|io_combine_limit|io_max_combine_limit|read_ahead_kb)$/;
 
 # The two values an advice row's workload runs under, advised first: the
@@ -112,9 +113,14 @@ sub advised_pair
 {
 	my ($row) = @_;
 	my ($setting, $action, $value, $current) = @$row{qw(setting action value current)};
-	# a number raised or lowered: against the current one
-	return $action =~ /^(?:raise|lower)$/ && $value ne $current ? ($value, $current) : ()
-	  if $setting =~ $numeric;
+	# a number raised or lowered: against the current one; kept: against
+	# the point of its curve it was held to (compared_with)
+	if ($setting =~ $numeric)
+	{
+		return ($value, $current) if $action =~ /^(?:raise|lower)$/ && $value ne $current;
+		my $against = $row->{compared_with} // '';
+		return $action eq 'keep' && $against ne '' && $against ne $value ? ($value, $against) : ();
+	}
 	my $alt = $alternative{$setting} or return ();
 	return () if $action eq 'none' || ($value // '') eq '' || !$alt->{$value} || ($row->{needs_version} // '') ne '';
 	my $other = $action eq 'keep' || !$alt->{ $current // '' } ? $alt->{$value} : $current;
@@ -313,15 +319,15 @@ sub check_io_method
 		"connection churn at max_connections $row->{max_connections}: io_method $value against $other");
 }
 
-# effective_io_concurrency of a tablespace, raised or lowered: the advise
-# cluster's cold bitmap heap scans there under the advised and the current
-# value. A kept one, and maintenance_io_concurrency (VACUUM's reads), run
-# no workload of their own yet.
+# effective_io_concurrency (cold bitmap heap scans) or
+# maintenance_io_concurrency (cold VACUUM) of a tablespace: the advise
+# cluster's runs there under the advised value and the current one (a
+# keep: the depth it was held to).
 sub check_io_concurrency
 {
 	my ($dir, $row) = @_;
 	my ($value, $other) = advised_pair($row)
-	  or return { verdict => 'not checked', effect => "kept at $row->{current}: no other depth was advised to run against" };
+	  or return { verdict => 'not checked', effect => "kept at $row->{current}: its curve gave no other depth to run against" };
 	return own_check($dir, $row, $value, $other)
 	  // { verdict => 'not checked', effect => "no workload of this run ran $row->{setting} at $value and $other" };
 }

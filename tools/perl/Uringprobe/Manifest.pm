@@ -100,7 +100,9 @@ my @benchmarks = (
 			[ URINGPROBE_ADVISE_FS => 'xfs ext4', 'scratch filesystems given a tablespace each', { quick => 'xfs', tiny => 'ext4' } ],
 			[ URINGPROBE_ADVISE_CHECK_ROUNDS => 3, 'rounds of each advice row\'s workload, per value', { tiny => 2 } ],
 			[ URINGPROBE_ADVISE_CHECK_COPY_MB => 64, 'MB copied by each check of file_extend_method', { quick => 32, tiny => 8 } ],
-			[ URINGPROBE_ADVISE_CHECK_TABLE_MB => 256, 'MB of the table the checks of io_method and effective_io_concurrency scan', { quick => 32, tiny => 8 } ],
+			[ URINGPROBE_ADVISE_CHECK_TABLE_MB => 256, 'MB of the table the checks of the read settings scan or vacuum', { quick => 32, tiny => 8 } ],
+			[ URINGPROBE_ADVISE_CHECK_KEEPS => 1, 'check the read settings kept too, against the point of their curve they were held to (0: those changed alone)',
+				{ quick => 0, tiny => 0 } ],
 		],
 	},
 	{

@@ -89,9 +89,9 @@ sub decision_text
 	my $by = $a->{decided_by} // '';
 	return 'nothing measured' . (($a->{not_measured} // '') eq '' ? '' : ": $a->{not_measured}") if $by eq '';
 	return $by if ($a->{ratio} // '') eq '';
-	return sprintf('%s%s: %s %.2f (%.2f-%.2f), margin %.0f%%', $by,
+	return sprintf('%s%s: %s %.2f (%.2f-%.2f), margin %.0f%%%s', $by,
 		($a->{measured_in} // '') eq '' ? '' : " in $a->{measured_in}", $a->{ratio_of}, $a->{ratio}, $a->{ratio_lo},
-		$a->{ratio_hi}, 100 * $a->{margin});
+		$a->{ratio_hi}, 100 * $a->{margin}, ($a->{compared_with} // '') eq '' ? '' : "; against $a->{compared_with}");
 }
 
 # An advice row's check: its verdict and the effect on the workload, and
