@@ -160,6 +160,12 @@ for my $server (@servers)
 		$node->safe_psql('postgres', "CREATE TABLESPACE $name LOCATION '$dir'");
 		tsv_row($spaces, $server->{name}, $name, $storage);
 	}
+	# (pg_default on the machine's disk where the data directory is on the
+	# same filesystem as the disk storage kind: the oltp benchmark applies
+	# its advice there)
+	my ($disk) = grep { $_->{status} eq 'ok' && $_->{name} eq 'disk' } storage_kinds();
+	tsv_row($spaces, $server->{name}, 'pg_default', 'disk')
+	  if $disk && (stat $disk->{dir})[0] == (stat $node->data_dir)[0];
 	my $args = "budget => '$budget s', concurrency => $concurrency";
 	ran(Uringprobe::BenchScript::shell_words('psql', '-d', 'postgres', '-c', "SELECT * FROM uringprobe_advise($args)"));
 	@cols = advise_columns($node);

@@ -18,6 +18,17 @@
 # run) and the tables' pages dropped from the page cache (the indexes'
 # left to the cgroup's limit).
 #
+# And under the advised settings as a set ("advised"): the rows of this
+# run's advise benchmark (advise.tsv) for the same server that change a
+# setting, each applied where it bears on this storage — the server's
+# (ALTER SYSTEM: io_method, io_workers, io_combine_limit,
+# io_max_combine_limit, the file_extend_method of the advise tablespace on
+# this storage), that tablespace's depths (ALTER TABLESPACE oltp SET) and
+# the device's read_ahead_kb — against the settings the advice started
+# from (worker with PostgreSQL 18's defaults: the worker cells). The runs
+# say what was applied (settings); none where the advise benchmark did
+# not run or kept everything.
+#
 # Per server (URINGPROBE_OLTP_SERVERS) and storage: a cluster with
 # shared_buffers URINGPROBE_OLTP_SHARED_BUFFERS, autovacuum off, a
 # tablespace on the storage holding pgbench's tables at scale
@@ -26,7 +37,8 @@
 # URINGPROBE_OLTP_ROUNDS rounds (more where noisy), each run
 # URINGPROBE_OLTP_SECONDS long. The table: per cell the medians, and tps
 # and p99 against sync's (same server, storage, workload, clients), each a
-# ratio of medians with its 95% interval.
+# ratio of medians with its 95% interval; against worker's, PostgreSQL
+# 18's default and the settings the advice started from.
 #
 #   perl bench/oltp.pl RUNS.tsv TABLE.tsv
 use strict;
@@ -35,7 +47,9 @@ use IPC::Run ();
 use PostgreSQL::Test::Utils;
 use Time::HiRes ();
 use Uringprobe::BenchScript;
-use Uringprobe::Manifest qw(setting);
+use File::Basename ();
+use Uringprobe::Manifest qw(setting file_of);
+use Uringprobe::TsvRows qw(ok_rows rows_where);
 use Uringprobe::Cluster;
 use Uringprobe::Reads;
 
@@ -64,20 +78,85 @@ my @storage = storage_asked(@kinds);
 my @usable = grep { $_->{status} eq 'ok' } @storage;
 
 my @servers = servers_named(setting('URINGPROBE_OLTP_SERVERS'));
-# (before 18: sync alone, the baseline)
-sub methods_of { my ($server) = @_; return $server->{major} >= 18 ? @methods : ('sync'); }
+# (the readahead the advise cluster saw: the reads benchmark's first)
+my ($read_ahead) = split ' ', setting('URINGPROBE_READS_READ_AHEAD');
 
-# A server's cells: io_method x workload x clients, io_method first (a
-# restart each).
+# The block device's name (loop3) of storage $st, '' where none.
+sub device_name
+{
+	my ($st) = @_;
+	return '' unless ($st->{device} // '') =~ /^\d+:\d+$/;
+	my $link = readlink("/sys/dev/block/$st->{device}") // '';
+	return File::Basename::basename($link);
+}
+
+# The settings this run's advise benchmark advised $server to change, as
+# they bear on a cluster with a tablespace on storage $st:
+# { system => [[name, value]], tablespace => [[name, value]], read_ahead,
+# applied => 'setting[:scope]=value; ...' }, or undef where it advised
+# none (or did not run).
+sub advised_set
+{
+	my ($server, $st) = @_;
+	return undef if $server->{major} < 18;
+	my $dir = File::Basename::dirname($runs_file);
+	my ($space) = map { $_->{tablespace} }
+	  rows_where(ok_rows($dir, file_of(advise => 'tablespaces')), server => $server->{name}, storage => $st->{name});
+	my $device = device_name($st);
+	my %set = (system => [], tablespace => [], applied => []);
+	for my $row (rows_where(ok_rows($dir, file_of(advise => 'advice')), server => $server->{name}))
+	{
+		next unless $row->{action} =~ /^(?:set|raise|lower)$/ && ($row->{needs_version} // '') eq '';
+		my ($setting, $scope, $name, $value) = @$row{qw(setting scope scope_name value)};
+		if ($scope eq 'server' && $setting =~ /^(?:io_method|io_workers|io_combine_limit|io_max_combine_limit)$/)
+		{
+			push @{ $set{system} }, [ $setting, $value ];
+		}
+		elsif ($scope eq 'tablespace' && defined $space && $name eq $space && $setting eq 'file_extend_method')
+		{
+			push @{ $set{system} }, [ $setting, $value ];
+		}
+		elsif ($scope eq 'tablespace' && defined $space && $name eq $space
+			&& $setting =~ /^(?:effective|maintenance)_io_concurrency$/)
+		{
+			push @{ $set{tablespace} }, [ $setting, $value ];
+		}
+		elsif ($scope eq 'os' && $setting eq 'read_ahead_kb' && $device ne '' && $name eq $device)
+		{
+			$set{read_ahead} = $value;
+		}
+		else
+		{
+			next;
+		}
+		push @{ $set{applied} }, $setting . ($name eq '' ? '' : ":$name") . "=$value";
+	}
+	return undef unless @{ $set{applied} };
+	$set{applied} = join('; ', @{ $set{applied} });
+	return \%set;
+}
+my %advised = map { my $server = $_; map { ("$server->{name}\t$_->{name}" => advised_set($server, $_)) } @usable } @servers;
+
+# (before 18: sync alone, the baseline; on 18, the advised set too where
+# there is one)
+sub methods_of
+{
+	my ($server, $st) = @_;
+	return ('sync') if $server->{major} < 18;
+	return (@methods, $advised{"$server->{name}\t$st->{name}"} ? ('advised') : ());
+}
+
+# A server's cells on storage $st: io_method x workload x clients,
+# io_method first (a restart each).
 sub cells_of
 {
-	my ($server) = @_;
-	return map { my $m = $_; map { my $w = $_; map { [ $m, $w, $_ ] } @clients } @workloads } methods_of($server);
+	my ($server, $st) = @_;
+	return map { my $m = $_; map { my $w = $_; map { [ $m, $w, $_ ] } @clients } @workloads } methods_of($server, $st);
 }
-plan_cells($rounds * @usable * scalar(map { cells_of($_) } @servers));
+plan_cells($rounds * scalar(map { my $server = $_; map { cells_of($server, $_) } @usable } @servers));
 
 my $runs = runs_open($runs_file, qw(server storage io_method workload clients round tps latency_ms p99_ms transactions
-	  scan_seconds memory));
+	  scan_seconds memory settings));
 my $tmp = $PostgreSQL::Test::Utils::tmp_check;
 
 # The latencies (us) of pgbench's per-transaction logs under $prefix
@@ -151,6 +230,48 @@ sub oltp_run
 		p99_ms => sprintf('%.3f', at_fraction(0.99, @us) / 1000), transactions => scalar(@us), scan_seconds => $scan_seconds };
 }
 
+# $node readied for a run of cell $m (an io_method, or advised) after one
+# of cell $now: restarted into it where it changes (leaving the advised
+# set: its settings reset), else the tables evicted from shared buffers
+# (before 18: restarted every run). Returns the cell it now runs.
+sub ready_cell
+{
+	my ($server, $node, $st, $m, $now, @tables) = @_;
+	if ($server->{major} < 18)
+	{
+		$node->restart;
+		return $m;
+	}
+	if ($now eq $m)
+	{
+		$node->safe_psql('postgres', 'SELECT ' . join(', ', map { "pg_buffercache_evict_relation('$_')" } @tables));
+		return $m;
+	}
+	my $set = $advised{"$server->{name}\t$st->{name}"};
+	if ($now eq 'advised')
+	{
+		$node->safe_psql('postgres', "ALTER SYSTEM RESET $_->[0]") for @{ $set->{system} };
+		$node->safe_psql('postgres', 'ALTER TABLESPACE oltp RESET (' . join(', ', map { $_->[0] } @{ $set->{tablespace} }) . ')')
+		  if @{ $set->{tablespace} };
+		set_read_ahead($st, $read_ahead);
+	}
+	# (the advised set starts from what the advice did: worker, 3 workers)
+	my ($method, $workers) = $m eq 'advised' ? ('worker', 3) : $m =~ /^(\w+)(?::(\d+))?$/;
+	$node->append_conf('postgresql.conf', "io_method = $method\nio_workers = " . ($workers // 3) . "\n");
+	if ($m eq 'advised')
+	{
+		$node->safe_psql('postgres', "ALTER SYSTEM SET $_->[0] = '$_->[1]'") for @{ $set->{system} };
+		$node->safe_psql('postgres', 'ALTER TABLESPACE oltp SET (' . join(', ', map { "$_->[0] = $_->[1]" } @{ $set->{tablespace} }) . ')')
+		  if @{ $set->{tablespace} };
+		set_read_ahead($st, $set->{read_ahead}) if defined $set->{read_ahead};
+		($method) = map { $_->[1] } grep { $_->[0] eq 'io_method' } @{ $set->{system} };
+	}
+	$node->restart;
+	my $got = $node->safe_psql('postgres', 'SHOW io_method');
+	die "io_method is '$got', expected '" . ($method // 'worker') . "'\n" unless $got eq ($method // 'worker');
+	return $m;
+}
+
 my @table_rows;
 for my $server (@servers)
 {
@@ -158,7 +279,7 @@ for my $server (@servers)
 	{
 		my ($node) = start_cluster(
 			server => $server,
-			io_method => (methods_of($server))[0] =~ s/:\d+$//r,
+			io_method => (methods_of($server, $st))[0] =~ s/:\d+$//r,
 			name => "bench_oltp_$server->{name}_$st->{name}",
 			# (maintenance_work_mem small: the memory cgroup holds the
 			# index build's too)
@@ -174,7 +295,8 @@ for my $server (@servers)
 		create_read_table($node, 'oltp_scan', 'oltp', $scan_mb * $read_table_rows_per_mb) if grep { $_ eq 'mixed' } @workloads;
 		$node->safe_psql('postgres', 'VACUUM ANALYZE; CHECKPOINT');
 		my $data_mb = $node->safe_psql('postgres', "SELECT pg_tablespace_size('oltp') / 1048576");
-		my @cells = cells_of($server);
+		set_read_ahead($st, $read_ahead);
+		my @cells = cells_of($server, $st);
 		my @tables = ('pgbench_accounts', 'pgbench_accounts_pkey', 'pgbench_branches', 'pgbench_tellers',
 			(grep({ $_ eq 'mixed' } @workloads) ? 'oltp_scan' : ()));
 		my $now = '';
@@ -184,57 +306,46 @@ for my $server (@servers)
 			my (undef, undef, $m, $w, $c) = split /\t/, $id;
 			cell("oltp $server->{name} $st->{name} $m $w clients=$c, $label",
 				server => $server->{name}, storage => $st->{name}, io_method => $m, workload => $w, clients => $c);
-			# restarted into the run's io_method where it changes; else
-			# the tables evicted from shared buffers
-			my ($method, $workers) = $m =~ /^(\w+)(?::(\d+))?$/;
-			if ($server->{major} < 18)
-			{
-				$node->restart;
-			}
-			elsif ($now ne $m)
-			{
-				$node->append_conf('postgresql.conf', "io_method = $method\nio_workers = " . ($workers // 3) . "\n");
-				$node->restart;
-				my $got = $node->safe_psql('postgres', 'SHOW io_method');
-				die "io_method is '$got', expected '$method'\n" unless $got eq $method;
-				$now = $m;
-			}
-			else
-			{
-				$node->safe_psql('postgres', 'SELECT ' . join(', ', map { "pg_buffercache_evict_relation('$_')" } @tables));
-			}
+			$now = ready_cell($server, $node, $st, $m, $now, @tables);
 			my $r = oltp_run($server, $node, $w, $c);
 			run_row($runs, $server->{name}, $st->{name}, $m, $w, $c, $round, @$r{qw(tps latency_ms p99_ms transactions scan_seconds)},
-				"$memory; data $data_mb MB");
+				"$memory; data $data_mb MB", $m eq 'advised' ? $advised{"$server->{name}\t$st->{name}"}{applied} : '');
 			push @{ $values{$id}{$_} }, $r->{$_} for qw(tps latency_ms p99_ms scan_seconds);
 			# (repeat_rounds: time per transaction, lower is better)
 			return { ms_per_transaction => 1000 / $r->{tps}, p99_ms => $r->{p99_ms} };
 		});
 		$node->stop;
+		set_read_ahead($st, $read_ahead);
 		for my $cell (@cells)
 		{
 			my ($m, $w, $c) = @$cell;
 			my $v = $values{ join("\t", $server->{name}, $st->{name}, @$cell) } or next;
-			my $sync = $values{ join("\t", $server->{name}, $st->{name}, 'sync', $w, $c) };
+			my $base = $values{ join("\t", $server->{name}, $st->{name}, 'worker', $w, $c) };
 			my ($tps_ci, $p99_ci) = ('', '');
 			my ($tps_vs, $p99_vs) = ('', '');
-			if ($sync && $m ne 'sync')
+			if ($base && $m ne 'worker')
 			{
-				($tps_ci) = ratio_interval($v->{tps}, $sync->{tps});
-				($p99_ci) = ratio_interval($v->{p99_ms}, $sync->{p99_ms});
-				$tps_vs = sprintf('%.2f', median(@{ $v->{tps} }) / median(@{ $sync->{tps} }));
-				$p99_vs = sprintf('%.2f', median(@{ $v->{p99_ms} }) / median(@{ $sync->{p99_ms} }));
+				($tps_ci) = ratio_interval($v->{tps}, $base->{tps});
+				($p99_ci) = ratio_interval($v->{p99_ms}, $base->{p99_ms});
+				$tps_vs = sprintf('%.2f', median(@{ $v->{tps} }) / median(@{ $base->{tps} }));
+				$p99_vs = sprintf('%.2f', median(@{ $v->{p99_ms} }) / median(@{ $base->{p99_ms} }));
 			}
 			my @scan = grep { $_ ne '' } @{ $v->{scan_seconds} };
 			push @table_rows, [ $server->{name}, $st->{name}, $w, $c, $m, scalar(@{ $v->{tps} }), median(@{ $v->{tps} }),
 				$tps_vs, $tps_ci, median(@{ $v->{p99_ms} }), $p99_vs, $p99_ci, median(@{ $v->{latency_ms} }),
-				@scan ? median(@scan) : '', "$data_mb MB" ];
+				@scan ? median(@scan) : '', "$data_mb MB",
+				$m eq 'advised' ? $advised{"$server->{name}\t$st->{name}"}{applied} : '' ];
 		}
 	}
 }
-my $table = tsv_open($table_file, qw(server storage workload clients io_method runs tps tps_vs_sync tps_vs_sync_ci95
-	  p99_ms p99_vs_sync p99_vs_sync_ci95 latency_ms scan_seconds data));
+my $table = tsv_open($table_file, qw(server storage workload clients io_method runs tps tps_vs_worker tps_vs_worker_ci95
+	  p99_ms p99_vs_worker p99_vs_worker_ci95 latency_ms scan_seconds data settings));
 tsv_row($table, @$_) for @table_rows;
 close $table;
 print "$_->{name}: $_->{status}\n" for grep { $_->{status} ne 'ok' } @storage;
 print "page cache: $memory\n";
+for my $server (grep { $_->{major} >= 18 } @servers)
+{
+	print "$server->{name} on $_->{name}: no advised set (the advise benchmark did not run in this results directory, "
+	  . "or changed nothing that bears here)\n" for grep { !$advised{"$server->{name}\t$_->{name}"} } @usable;
+}

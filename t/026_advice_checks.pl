@@ -70,10 +70,14 @@ write_tsv('churn-runs.tsv', @churn);
 # OLTP on the 1 ms device (pg18-combined): select-only at 8 clients 5%
 # faster under io_uring than worker (p99 0.9x); TPC-B the same under both;
 # mixed 8% slower under io_uring (an io_method row claims no OLTP slowdown
-# beyond 10%).
-my @oltp = ([qw(server storage io_method workload clients round tps latency_ms p99_ms)]);
+# beyond 10%). Under the advised set (io_uring and 1 MB reads together):
+# select-only 20% faster than worker as started, TPC-B the same.
+my @oltp = ([qw(server storage io_method workload clients round tps latency_ms p99_ms settings)]);
+my $set = 'io_method=io_uring; io_combine_limit=1024kB';
 for my $run (1 .. 3)
 {
+	push @oltp, [ 'pg18-combined', 'latency-1ms', 'advised', 'select-only', 8, $run, 1200 + $run, 7, 15, $set ],
+	  [ 'pg18-combined', 'latency-1ms', 'advised', 'tpcb', 8, $run, 502 + $run, 16, 40, $set ];
 	push @oltp, [ 'pg18-combined', 'latency-1ms', 'worker', 'select-only', 8, $run, 1000 + $run, 8, 20 ],
 	  [ 'pg18-combined', 'latency-1ms', 'io_uring', 'select-only', 8, $run, 1050 + $run, 7.6, 18 ],
 	  [ 'pg18-combined', 'latency-1ms', 'worker', 'tpcb', 8, $run, 500 + 3 * $run, 16, 40 ],
@@ -282,7 +286,8 @@ verdict_is('read_ahead_xfs', 'not checked', qr/^the reads benchmark ran no seqsc
 verdict_is('read_ahead_none', 'not checked', qr/^nothing to set: no block device/, 'no read_ahead_kb to set');
 # io_method on OLTP too: one check per workload, the row's verdict taken
 # with its own
-is(scalar(@{ $check{reads}{also} // [] }), 3, 'io_uring advised: checked on OLTP\'s three workloads besides');
+is(scalar(@{ $check{reads}{also} // [] }), 5,
+	'io_uring advised: checked on OLTP\'s three workloads under each io_method and two under the advised set besides');
 my %oltp = map { $_->{workload} => $_ } @{ $check{reads}{also} // [] };
 is($oltp{'OLTP select-only, 8 clients on latency-1ms'}{verdict}, 'held', 'io_uring advised: select-only 5% faster with it: held');
 like($oltp{'OLTP select-only, 8 clients on latency-1ms'}{effect},
@@ -293,6 +298,16 @@ is($oltp{'OLTP mixed, 8 clients on latency-1ms'}{verdict}, 'not shown',
 	'io_uring advised: mixed 8% slower with it, within the 10% OLTP is held to: not shown');
 like($oltp{'OLTP mixed, 8 clients on latency-1ms'}{effect}, qr/: 1\.08x the time per transaction \(95% interval 1\.0/,
 	'... its interval beyond 1, not beyond 1.10');
+is($oltp{'OLTP select-only, 8 clients on latency-1ms, the advised set'}{verdict}, 'held',
+	'io_uring advised: the advised set 20% faster on select-only than worker as started: held');
+like($oltp{'OLTP select-only, 8 clients on latency-1ms, the advised set'}{effect},
+	qr/^OLTP select-only, 8 clients on latency-1ms: the advised set \(io_method=io_uring; io_combine_limit=1024kB\) against worker as started: 0\.8\dx the time per transaction/,
+	'... named with what the set applied');
+is($oltp{'OLTP tpcb, 8 clients on latency-1ms, the advised set'}{verdict}, 'not shown', '... TPC-B the same: not shown');
+is_deeply([ map { $_->{verdict} } @{ $check{combine}{also} } ], [ 'held', 'not shown' ],
+	'io_combine_limit raised, in the set: checked on its OLTP runs besides its own');
+is($check{combine}{own}, 'held', '... its own check on the reads runs kept');
+ok(!$check{io_workers}{also}, 'io_workers raised to 8, not in the set: no OLTP check of the set');
 is($check{keep_worker}{also}[0]{verdict}, 'not shown', 'worker kept for no read gain: OLTP 5% slower with it, within its 10%');
 is($check{keep_worker}{verdict}, 'contradicted', '... the row contradicted all the same by its cold scans');
 is($check{reads_elsewhere}{verdict}, 'held', 'a read gain not checked on its storage, held on OLTP: held');

@@ -25,6 +25,10 @@
 #                              (contradicted only beyond $oltp_within;
 #                              combined: contradicted where any check
 #                              is, else held where any is)
+#   every row that changes a   OLTP under the advised set: the oltp runs
+#   setting, besides           with the server's changes applied together
+#                              against worker as the advice started,
+#                              where the set named the row
 # Verdicts: held (the workload moved the way the advice said: the
 # interval excludes no change; for "keep", the alternative slower), not shown
 # (within the noise: the effect is given), contradicted (moved the other
@@ -464,6 +468,37 @@ sub check_on_oltp
 	return @checks;
 }
 
+# A row that changes a setting, on OLTP under the advised set: the oltp
+# benchmark's runs on the row's server with the advise benchmark's changes
+# applied together (io_method advised, its settings naming this row)
+# against the settings the advice started from (worker, PostgreSQL 18's
+# defaults), one check per storage, workload and client count, held to
+# $oltp_within as check_on_oltp's. () where no advised set ran with it.
+sub check_on_advised_set
+{
+	my ($dir, $row) = @_;
+	return () unless $row->{action} =~ /^(?:set|raise|lower)$/ && ($row->{current} eq '' || $row->{io_method} eq 'worker');
+	my $key = $row->{setting} . ($row->{scope_name} eq '' ? '' : ":$row->{scope_name}") . "=$row->{value}";
+	my @here = grep { $_->{server} eq $row->{server} && ($_->{tps} // '') ne '' && $_->{tps} > 0 }
+	  @{ ok_rows($dir, file_of(oltp => 'runs')) };
+	my @checks;
+	for my $cell (distinct(map { join("\t", @$_{qw(storage workload clients)}) }
+			grep { $_->{io_method} eq 'advised' && grep { $_ eq $key } split /; /, $_->{settings} // '' } @here))
+	{
+		my ($st, $w, $c) = split /\t/, $cell;
+		my %of = map {
+			my $m = $_;
+			$m => [ grep { $_->{storage} eq $st && $_->{workload} eq $w && $_->{clients} eq $c && $_->{io_method} eq $m } @here ]
+		} qw(advised worker);
+		next unless @{ $of{worker} };
+		my $r = judge([ map { 1 / $_->{tps} } @{ $of{advised} } ], [ map { 1 / $_->{tps} } @{ $of{worker} } ],
+			"OLTP $w, $c clients on $st: the advised set ($of{advised}[0]{settings}) against worker as started", $oltp_within);
+		$r->{effect} =~ s/x the time/x the time per transaction/;
+		push @checks, { %$r, workload => "OLTP $w, $c clients on $st, the advised set" };
+	}
+	return @checks;
+}
+
 # A row's checks taken together: its own, then those on other workloads
 # (`also`); contradicted where any is, else held where any is, else not
 # shown where any is.
@@ -476,10 +511,21 @@ sub combined
 	return { %$main, verdict => $verdict, own => $main->{verdict}, also => \@also };
 }
 
-# One advice row (a hash of advise.tsv's columns) of a run in $dir:# One advice row (a hash of advise.tsv's columns) of a run in $dir:
+# One advice row (a hash of advise.tsv's columns) of a run in $dir:
 # { verdict, effect }. $rows: every advice row of the run (for the other
 # layout's server).
 sub check_advice
+{
+	my ($dir, $row, $rows) = @_;
+	my $own = own_verdict($dir, $row, $rows);
+	my @set = check_on_advised_set($dir, $row);
+	return $own unless @set;
+	return combined($own, @set) unless $own->{also};
+	return combined({ %$own, verdict => $own->{own} }, @{ $own->{also} }, @set);
+}
+
+# A row's checks but those of the advised set.
+sub own_verdict
 {
 	my ($dir, $row, $rows) = @_;
 	my $setting = $row->{setting};

@@ -489,8 +489,9 @@ my @benchmarks = (
 				table => {
 					caption => 'OLTP (pgbench, {URINGPROBE_OLTP_SECONDS} s runs, medians of {URINGPROBE_OLTP_ROUNDS} runs or more; '
 					  . 'scale {URINGPROBE_OLTP_SCALE}, shared_buffers {URINGPROBE_OLTP_SHARED_BUFFERS}, the page cache held down by a '
-					  . 'memory cgroup of {URINGPROBE_OLTP_MEMORY_MB} MB, each run cold): tps and p99 latency against sync\'s (same '
-					  . 'server, storage, workload and clients) with their 95% intervals; mixed: select-only beside a cold sequential '
+					  . 'memory cgroup of {URINGPROBE_OLTP_MEMORY_MB} MB, each run cold): tps and p99 latency against worker\'s (same '
+					  . 'server, storage, workload and clients) with their 95% intervals; advised: the advise benchmark\'s changes '
+					  . 'applied as a set (settings); mixed: select-only beside a cold sequential '
 					  . 'scan of {URINGPROBE_OLTP_SCAN_MB} MB, its seconds in scan_seconds:',
 					width => 60
 				}
@@ -499,7 +500,8 @@ my @benchmarks = (
 		variables => [
 			[ URINGPROBE_OLTP_STORAGE => 'disk latency:1', 'storage kinds (tools/storage), among those made for the reads benchmark',
 				{ quick => 'latency:1', tiny => 'disk' } ],
-			[ URINGPROBE_OLTP_IO_METHODS => 'sync worker io_uring', 'io_methods (worker:N: io_workers N)' ],
+			[ URINGPROBE_OLTP_IO_METHODS => 'sync worker io_uring', 'io_methods (worker:N: io_workers N; worker: the baseline)',
+				{ quick => 'worker io_uring' } ],
 			[ URINGPROBE_OLTP_WORKLOADS => 'select-only tpcb mixed', 'workloads (mixed: select-only beside a cold scan)',
 				{ quick => 'select-only mixed', tiny => 'select-only' } ],
 			[ URINGPROBE_OLTP_CLIENTS => '1 8 32', 'pgbench client counts', { quick => '8', tiny => '2' } ],
