@@ -460,6 +460,22 @@ TEST(AdviseRules, FileExtendMethodBeyondTheMarginChanges) {
         << r.evidence;
 }
 
+// One round shows nothing however far it leans (make bench's quick
+// profile, 2026-12-07: write_zeros 2.47x in one round, set with confidence
+// low): kept.
+TEST(AdviseRules, FileExtendMethodKeptOnTooFewRounds) {
+    for (int n : {1, 2}) {
+        ExtendSummary one = extension(runs(2.47, 2.47, 2.47, n));
+        one.rounds = n;
+        const AdviceRow r = file_extend_method_advice(context(), "ts", one);
+        EXPECT_EQ(r.action, "keep") << n;
+        EXPECT_EQ(r.value, "posix_fallocate") << n;
+        EXPECT_EQ(r.confidence, "low") << n;
+    }
+    EXPECT_EQ(file_extend_method_advice(context(), "ts", extension(runs(2.47, 2.2, 2.6, 3))).action,
+              "set");
+}
+
 // The case make bench contradicted (2026-12-03, XFS, pg18-combined):
 // extension runs 1.46x as fast with write_zeros (1.18-1.54), advised with
 // confidence high, and the same run's concurrent COPY 6% slower with it.

@@ -190,7 +190,7 @@ ExtendJudgement judge_extend_ratio(const RunSummary& r) {
     if (j.direction > 0) {
         // write_zeros faster: a change only beyond kZerosMargin, all of it
         e.margin = kZerosMargin;
-        e.decisive = r.lo > 1 + kZerosMargin;
+        e.decisive = r.runs >= kFewestRounds && r.lo > 1 + kZerosMargin;
         e.better = e.decisive ? "write_zeros" : "";
         e.zeros_short = !e.decisive;
         return e;
