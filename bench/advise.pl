@@ -32,7 +32,8 @@
 #       the current value (ALTER TABLESPACE ... SET), the server restarted
 #       for each;
 #   maintenance_io_concurrency (<space>)  a cold VACUUM of that table
-#       after a tenth of its rows were updated in place, the same way;
+#       after a tenth of its rows were updated in place, the same way
+#       (before 18, whose VACUUM does not read ahead by it, a cold ANALYZE);
 #   on a storage kind that makes reads wait, where its reads decided them:
 #   io_workers, raised or lowered  URINGPROBE_ADVISE_CONCURRENCY
 #       sessions at once, each a cold bitmap heap scan of its own 0.25% of
@@ -232,7 +233,7 @@ sub check_rows
 		}
 		elsif ($row->{setting} eq 'maintenance_io_concurrency')
 		{
-			check_vacuum($server, $node, $row, $table_in->($row->{scope_name}), @pair);
+			check_maintenance_reads($server, $node, $row, $table_in->($row->{scope_name}), @pair);
 		}
 		elsif ($row->{setting} eq 'io_workers' && $waits->{ $row->{measured_in} })
 		{
@@ -414,17 +415,23 @@ sub use_io_method
 # $row's two maintenance_io_concurrency values of its tablespace taking
 # turns (ALTER TABLESPACE ... SET, as advised): a cold VACUUM of table $t
 # there after a tenth of its rows were updated in place (PostgreSQL 18's
-# VACUUM reads the heap through a read stream that deep).
-sub check_vacuum
+# VACUUM reads the heap through a read stream that deep); before 18, whose
+# VACUUM reads one block at a time, a cold ANALYZE (its sample's reads
+# are prefetched that deep).
+sub check_maintenance_reads
 {
 	my ($server, $node, $row, $t, @depths) = @_;
 	my ($setting, $space) = @$row{qw(setting scope_name)};
-	check_values($server, $row, "cold VACUUM of $table_mb MB in tablespace $space, a tenth of its rows updated",
+	my $vacuum = $server->{major} >= 18;
+	check_values($server, $row,
+		$vacuum
+		? "cold VACUUM of $table_mb MB in tablespace $space, a tenth of its rows updated"
+		: "cold ANALYZE of $table_mb MB in tablespace $space",
 		sub {
 			my ($depth) = @_;
 			$node->safe_psql('postgres', "ALTER TABLESPACE $space SET ($setting = $depth)");
-			update_in_place($node, $t);
-			cold_run($server, $node, $t, '', "VACUUM $t", 1);
+			update_in_place($node, $t) if $vacuum;
+			cold_run($server, $node, $t, '', ($vacuum ? 'VACUUM' : 'ANALYZE') . " $t", 1);
 		},
 		@depths);
 	$node->safe_psql('postgres', "ALTER TABLESPACE $space RESET ($setting)");

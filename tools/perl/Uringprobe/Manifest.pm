@@ -312,7 +312,7 @@ my @benchmarks = (
 		variables => [
 			[ URINGPROBE_COPY_MB => 256, 'MB copied per run', { quick => 64, tiny => 4 } ],
 			[ URINGPROBE_COPY_CHUNK_MB => 16, 'MB per COPY', { quick => 8, tiny => 2 } ],
-			[ URINGPROBE_COPY_CLIENTS => '1 2 4 8', 'pgbench clients', { full => '1 2 4 8 16', tiny => '1 2' } ],
+			[ URINGPROBE_COPY_CLIENTS => '1 2 4 8', 'pgbench clients', { quick => '1 4 8', full => '1 2 4 8 16', tiny => '1 2' } ],
 			[ URINGPROBE_COPY_ROUNDS => 3, 'rounds per cell', { tiny => 1 } ],
 			[ URINGPROBE_COPY_FS => 'xfs ext4', 'scratch filesystems', { quick => 'xfs', tiny => 'ext4' } ],
 			[ URINGPROBE_COPY_IO_METHODS => 'sync io_uring', 'io_methods', { quick => 'sync', tiny => 'sync' } ],
