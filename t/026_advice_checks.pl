@@ -194,6 +194,9 @@ my %rows = (
 	keep_eic => row(topic => 'io_concurrency', setting => 'effective_io_concurrency', scope => 'tablespace',
 		scope_name => 'latency_1ms', action => 'keep', value => '16', current => '16', decided_by => 'read depths',
 		server => 'pg18-separate'),
+	unmeasured_ra => row(topic => 'read_ahead', setting => 'read_ahead_kb', scope => 'os', scope_name => 'loop4',
+		action => 'keep', value => '128', current => '128',
+		not_measured => 'sequential reads: the budget had no room for a round'),
 	keep_eic_32 => row(topic => 'io_concurrency', setting => 'effective_io_concurrency', scope => 'tablespace',
 		scope_name => 'latency_1ms', action => 'keep', value => '16', current => '16', decided_by => 'read depths',
 		compared_with => '32', margin => 0.1),
@@ -316,6 +319,8 @@ verdict_is('pg15_eic', 'held', qr/^cold bitmap heap scan of 0\.25% of 128 MB in 
 	'effective_io_concurrency raised on PostgreSQL 15 (its own setting, no claim for 18), checked by bitmap heap scans');
 verdict_is('keep_eic', 'not checked', qr/^kept at 16: its curve gave no other depth to run against$/,
 	'a depth kept with no other point on its curve');
+verdict_is('unmeasured_ra', 'not checked', qr/^kept unmeasured: sequential reads: the budget had no room for a round$/,
+	'a setting kept for want of a measurement claims nothing to check');
 verdict_is('keep_eic_32', 'held', qr/^cold bitmap heap scan of 0\.25% of 128 MB in tablespace latency_1ms: 16 against 32: 0\.7\dx/,
 	'a depth kept, checked against the best depth it was held to (compared_with)');
 verdict_is('raise_mic', 'held', qr/^cold VACUUM of 128 MB in tablespace latency_1ms, a tenth of its rows updated: 64 against 16: 0\.6\dx/,

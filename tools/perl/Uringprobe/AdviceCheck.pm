@@ -529,6 +529,9 @@ sub own_verdict
 {
 	my ($dir, $row, $rows) = @_;
 	my $setting = $row->{setting};
+	# kept for want of a measurement: no claim to check
+	return { verdict => 'not checked', effect => "kept unmeasured: $row->{not_measured}" }
+	  if $row->{action} eq 'keep' && ($row->{decided_by} // '') eq '' && ($row->{not_measured} // '') ne '';
 	# before PostgreSQL 18 (its io_method row needs 18): claims for 18
 	my $pre18 = { pre18_servers($rows) }->{ $row->{server} };
 	return check_read_setting($dir, $row) if $on_reads{$setting};
