@@ -237,7 +237,8 @@ sub check_rows
 		}
 		elsif ($row->{setting} eq 'io_workers' && $waits->{ $row->{measured_in} })
 		{
-			check_concurrent_bitmap_scans($server, $node, $row, $table_in->($row->{measured_in}), @pair);
+			check_concurrent_bitmap_scans($server, $node, $row, $waits->{ $row->{measured_in} }, $table_in->($row->{measured_in}),
+				@pair);
 		}
 		elsif ($row->{setting} eq 'io_combine_limit' && $waits->{ $row->{measured_in} })
 		{
@@ -263,7 +264,8 @@ sub cell_word
 
 # $row's values taking turns, $check_rounds rounds (more where noisy):
 # $run->($value) readies the cluster for the value and returns the seconds
-# of one run of $workload; each run a row of CHECKS.tsv.
+# of one run of $workload (and a share to record beside, if any); each run
+# a row of CHECKS.tsv.
 sub check_values
 {
 	my ($server, $row, $workload, $run, @values) = @_;
@@ -273,8 +275,9 @@ sub check_values
 		my $value = (split /\t/, $id)[3];
 		cell("advise check: $server->{name} " . row_key($row) . ", $value, $label",
 			server => $server->{name}, setting => cell_word($row), value => $value);
-		my $seconds = $run->($value);
-		run_row($checks, $server->{name}, $setting, $scope, $workload, $value, $round, sprintf('%.4f', $seconds), '');
+		my ($seconds, $share) = $run->($value);
+		run_row($checks, $server->{name}, $setting, $scope, $workload, $value, $round, sprintf('%.4f', $seconds),
+			$share // '');
 		return { seconds => $seconds };
 	});
 	return;
@@ -293,12 +296,40 @@ sub cold_run
 	return $r->{seconds};
 }
 
+# Bytes the block device of storage $st has read so far (its stat's
+# sectors read), undef where it has none.
+sub device_read_bytes
+{
+	my ($st) = @_;
+	return undef unless ($st->{device} // '') =~ /^\d+:\d+$/;
+	open my $fh, '<', "/sys/dev/block/$st->{device}/stat" or return undef;
+	my @f = split ' ', scalar(<$fh> // '');
+	return @f > 2 ? $f[2] * 512 : undef;
+}
+
+# Bytes the io workers of $node have had read from storage so far
+# (/proc/<pid>/io's read_bytes: the cluster user's own processes).
+sub io_worker_read_bytes
+{
+	my ($node) = @_;
+	my $sum = 0;
+	for my $pid (split /\n/, $node->safe_psql('postgres', "SELECT pid FROM pg_stat_activity WHERE backend_type = 'io worker'"))
+	{
+		open my $fh, '<', "/proc/$pid/io" or next;
+		while (<$fh>) { $sum += $1 if /^read_bytes:\s*(\d+)/; }
+	}
+	return $sum;
+}
+
 # io_workers raised or lowered: $concurrency sessions at once, each a cold
-# bitmap heap scan of its own 0.25% of table $t's rows, under each count
-# (the server restarted for each), the time until the last ends.
+# bitmap heap scan of its own 0.25% of table $t's rows (on storage $st),
+# under each count (the server restarted for each), the time until the
+# last ends; beside it, the share of the bytes the device read that the
+# io workers did not: the sessions' own reads (a full queue's synchronous
+# fallback, and their index pages), counted live.
 sub check_concurrent_bitmap_scans
 {
-	my ($server, $node, $row, $t, @counts) = @_;
+	my ($server, $node, $row, $st, $t, @counts) = @_;
 	my $space = $row->{measured_in};
 	my $script = Cwd::abs_path($PostgreSQL::Test::Utils::tmp_check) . '/advise-concurrent-bitmap.sql';
 	open my $fh, '>', $script or die "$script: $!\n";
@@ -314,9 +345,16 @@ sub check_concurrent_bitmap_scans
 			$node->safe_psql('postgres', "SELECT uringprobe_reads(rel => '$t', passes => 0)");
 			my @cmd = ("$server->{bindir}/pgbench", '-n', '-c', $concurrency, '-j', $concurrency, '-t', 1, '-f', $script,
 				'-h', $node->host, '-p', $node->port, 'postgres');
+			my ($device, $workers) = (device_read_bytes($st), io_worker_read_bytes($node));
 			my ($out, $err, $seconds) = bench_command([@cmd]);
 			die "$server->{name}: pgbench failed:\n$out\n$err\n" unless $out =~ /actually processed: $concurrency\/$concurrency/;
-			return $seconds;
+			return $seconds unless defined $device;
+			my $read = device_read_bytes($st) - $device;
+			my $by_workers = io_worker_read_bytes($node) - $workers;
+			# (at least none: the device's count and the workers' are taken
+			# at different layers)
+			my $own = $read - $by_workers;
+			return ($seconds, $read > 0 ? sprintf('%.3f', ($own > 0 ? $own : 0) / $read) : '');
 		},
 		@counts);
 	$node->safe_psql('postgres', 'ALTER SYSTEM RESET io_workers');

@@ -96,6 +96,7 @@ for my $run (1 .. 3)
 	my $copy = 'concurrent COPY into tablespace latency_1ms (4 clients)';
 	my $scan = 'cold sequential scan of 128 MB in tablespace latency_1ms';
 	my $bitmap = 'cold bitmap heap scan of 0.25% of 128 MB in tablespace latency_1ms';
+	my $sessions = '4 concurrent cold bitmap heap scans of 0.25% each of 128 MB in tablespace latency_1ms';
 	my $vacuum = 'cold VACUUM of 128 MB in tablespace latency_1ms, a tenth of its rows updated';
 	my $fem = 'file_extend_method';
 	# and COPY into pg_default on pg18-combined: posix_fallocate 6% slower
@@ -114,6 +115,10 @@ for my $run (1 .. 3)
 		'8', $run, 0.25 + $run / 100, '' ],
 	  [ 'pg15', 'effective_io_concurrency', 'latency_1ms', 'cold bitmap heap scan of 0.25% of 128 MB in tablespace latency_1ms',
 		'1', $run, 1.00 + $run / 100, '' ],
+	  # io_workers 8 against 3 in the advise cluster: the sessions read 1%
+	  # of the bytes themselves with 8, 30% with 3
+	  [ 'pg18-separate', 'io_workers', '', $sessions, '8', $run, 1.00 + $run / 100, 0.01 ],
+	  [ 'pg18-separate', 'io_workers', '', $sessions, '3', $run, 1.50 + $run / 100, 0.30 ],
 	  # a depth kept against the best one, and VACUUM's depth raised
 	  [ 'pg18-combined', 'effective_io_concurrency', 'latency_1ms', $bitmap, '16', $run, 1.00 + $run / 100, '' ],
 	  [ 'pg18-combined', 'effective_io_concurrency', 'latency_1ms', $bitmap, '32', $run, 1.30 + $run / 100, '' ],
@@ -197,6 +202,8 @@ my %rows = (
 	unmeasured_ra => row(topic => 'read_ahead', setting => 'read_ahead_kb', scope => 'os', scope_name => 'loop4',
 		action => 'keep', value => '128', current => '128',
 		not_measured => 'sequential reads: the budget had no room for a round'),
+	own_workers => row(server => 'pg18-separate', topic => 'io_workers', setting => 'io_workers', action => 'raise',
+		value => '8', current => '3', decided_by => 'reads through workers', measured_in => 'latency_1ms'),
 	keep_eic_32 => row(topic => 'io_concurrency', setting => 'effective_io_concurrency', scope => 'tablespace',
 		scope_name => 'latency_1ms', action => 'keep', value => '16', current => '16', decided_by => 'read depths',
 		compared_with => '32', margin => 0.1),
@@ -321,6 +328,9 @@ verdict_is('keep_eic', 'not checked', qr/^kept at 16: its curve gave no other de
 	'a depth kept with no other point on its curve');
 verdict_is('unmeasured_ra', 'not checked', qr/^kept unmeasured: sequential reads: the budget had no room for a round$/,
 	'a setting kept for want of a measurement claims nothing to check');
+verdict_is('own_workers', 'held',
+	qr/^4 concurrent cold bitmap heap scans of 0\.25% each of 128 MB in tablespace latency_1ms: 8 against 3: 0\.6\dx the time .*; the sessions read 1% of the bytes themselves with 8 workers, 30% with 3 \(the rest by the io workers/,
+	'io_workers raised, checked by the advise cluster\'s concurrent scans, the sessions\' own reads counted live beside');
 verdict_is('keep_eic_32', 'held', qr/^cold bitmap heap scan of 0\.25% of 128 MB in tablespace latency_1ms: 16 against 32: 0\.7\dx/,
 	'a depth kept, checked against the best depth it was held to (compared_with)');
 verdict_is('raise_mic', 'held', qr/^cold VACUUM of 128 MB in tablespace latency_1ms, a tenth of its rows updated: 64 against 16: 0\.6\dx/,

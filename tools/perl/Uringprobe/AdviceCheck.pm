@@ -170,9 +170,19 @@ sub own_check
 	return undef unless @$checks;
 	my $r = judge(values_where($checks, 'seconds', value => $value), values_where($checks, 'seconds', value => $other),
 		"$checks->[0]{workload}: $value against $other", claimed_within($row));
+	my ($mine, $share) = map { median(@{ values_where($checks, 'share', value => $_) }) } $value, $other;
+	if ($row->{setting} eq 'io_workers')
+	{
+		# the sessions' own share of the bytes read: the queue's
+		# synchronous fallback, counted live
+		$r->{effect} .= sprintf('; the sessions read %.0f%% of the bytes themselves with %s workers, %.0f%% with %s '
+			  . '(the rest by the io workers; a full queue sends reads back to their session)', 100 * $mine, $value,
+			100 * $share, $other)
+		  if $mine ne '' && $share ne '';
+		return $r;
+	}
 	# what the workload could gain at most: the share of its time the
 	# micro-operation took (COPY: pg_stat_io's extend_time)
-	my ($mine, $share) = map { median(@{ values_where($checks, 'share', value => $_) }) } $value, $other;
 	$r->{effect} .= sprintf('; extension took %.0f%% of its sessions\' time under %s: at most that to gain', 100 * $share, $other)
 	  if $share ne '';
 	return within_share($r, [ $mine, $share ], 'extension');
