@@ -33,15 +33,17 @@
 #       for each;
 #   maintenance_io_concurrency (<space>)  a cold VACUUM of that table
 #       after a tenth of its rows were updated in place, the same way
-#       (before 18, whose VACUUM does not read ahead by it, a cold ANALYZE);
-#   on a storage kind that makes reads wait, where its reads decided them:
-#   io_workers, raised or lowered  URINGPROBE_ADVISE_CONCURRENCY
-#       sessions at once, each a cold bitmap heap scan of its own 0.25% of
-#       the rows (pgbench), under each count;
-#   io_combine_limit, raised or lowered  a cold sequential scan with
-#       reads of each size (io_max_combine_limit the larger);
-#   read_ahead_kb, raised  a cold sequential scan under io_method sync
-#       with the device's readahead at each value.
+#       (before 18, whose VACUUM does not read ahead by it, a cold ANALYZE
+#       of a 300-row sample);
+#   in the tablespace its reads were measured in:
+#   io_workers  URINGPROBE_ADVISE_CONCURRENCY sessions at once, each a
+#       cold bitmap heap scan of its own 0.25% of the rows (pgbench), under
+#       each count, the sessions' own share of the bytes read beside;
+#   io_combine_limit  a cold sequential scan with reads of each size
+#       (io_max_combine_limit the larger);
+#   read_ahead_kb, on a storage kind that makes reads wait  a cold
+#       sequential scan under io_method sync with the device's readahead at
+#       each value.
 # A read setting kept runs against the point of its curve it was held to
 # (compared_with) where URINGPROBE_ADVISE_CHECK_KEEPS is 1; raised or
 # lowered, against the current value.
@@ -235,12 +237,11 @@ sub check_rows
 		{
 			check_maintenance_reads($server, $node, $row, $table_in->($row->{scope_name}), @pair);
 		}
-		elsif ($row->{setting} eq 'io_workers' && $waits->{ $row->{measured_in} })
+		elsif ($row->{setting} eq 'io_workers' && $row->{measured_in} ne '')
 		{
-			check_concurrent_bitmap_scans($server, $node, $row, $waits->{ $row->{measured_in} }, $table_in->($row->{measured_in}),
-				@pair);
+			check_concurrent_bitmap_scans($server, $node, $row, $table_in->($row->{measured_in}), @pair);
 		}
-		elsif ($row->{setting} eq 'io_combine_limit' && $waits->{ $row->{measured_in} })
+		elsif ($row->{setting} eq 'io_combine_limit' && $row->{measured_in} ne '')
 		{
 			check_read_size($server, $node, $row, $table_in->($row->{measured_in}), @pair);
 		}
@@ -296,13 +297,27 @@ sub cold_run
 	return $r->{seconds};
 }
 
-# Bytes the block device of storage $st has read so far (its stat's
+# The block device (major:minor) under tablespace $space of $node, ''
+# where there is none (tmpfs, btrfs: no one device of its own).
+sub tablespace_device
+{
+	my ($node, $space) = @_;
+	my $dir = $node->safe_psql('postgres',
+		"SELECT coalesce(nullif(pg_tablespace_location(oid), ''), current_setting('data_directory')) "
+		  . "FROM pg_tablespace WHERE spcname = '$space'");
+	my $dev = (stat $dir)[0] // return '';
+	my $major = (($dev >> 8) & 0xfff) | (($dev >> 32) & ~0xfff);
+	my $minor = ($dev & 0xff) | (($dev >> 12) & ~0xff);
+	return -e "/sys/dev/block/$major:$minor/stat" ? "$major:$minor" : '';
+}
+
+# Bytes block device $device (major:minor) has read so far (its stat's
 # sectors read), undef where it has none.
 sub device_read_bytes
 {
-	my ($st) = @_;
-	return undef unless ($st->{device} // '') =~ /^\d+:\d+$/;
-	open my $fh, '<', "/sys/dev/block/$st->{device}/stat" or return undef;
+	my ($device) = @_;
+	return undef unless $device =~ /^\d+:\d+$/;
+	open my $fh, '<', "/sys/dev/block/$device/stat" or return undef;
 	my @f = split ' ', scalar(<$fh> // '');
 	return @f > 2 ? $f[2] * 512 : undef;
 }
@@ -322,15 +337,16 @@ sub io_worker_read_bytes
 }
 
 # io_workers raised or lowered: $concurrency sessions at once, each a cold
-# bitmap heap scan of its own 0.25% of table $t's rows (on storage $st),
-# under each count (the server restarted for each), the time until the
-# last ends; beside it, the share of the bytes the device read that the
-# io workers did not: the sessions' own reads (a full queue's synchronous
-# fallback, and their index pages), counted live.
+# bitmap heap scan of its own 0.25% of table $t's rows, under each count
+# (the server restarted for each), the time until the last ends; beside
+# it, where the tablespace has a block device, the share of the bytes the
+# device read that the io workers did not: the sessions' own reads (a
+# full queue's synchronous fallback, and their index pages), counted live.
 sub check_concurrent_bitmap_scans
 {
-	my ($server, $node, $row, $st, $t, @counts) = @_;
+	my ($server, $node, $row, $t, @counts) = @_;
 	my $space = $row->{measured_in};
+	my $device = tablespace_device($node, $space);
 	my $script = Cwd::abs_path($PostgreSQL::Test::Utils::tmp_check) . '/advise-concurrent-bitmap.sql';
 	open my $fh, '>', $script or die "$script: $!\n";
 	# (r is uniform over 0 .. 2^20 - 1: each client's 0.25% its own)
@@ -345,11 +361,11 @@ sub check_concurrent_bitmap_scans
 			$node->safe_psql('postgres', "SELECT uringprobe_reads(rel => '$t', passes => 0)");
 			my @cmd = ("$server->{bindir}/pgbench", '-n', '-c', $concurrency, '-j', $concurrency, '-t', 1, '-f', $script,
 				'-h', $node->host, '-p', $node->port, 'postgres');
-			my ($device, $workers) = (device_read_bytes($st), io_worker_read_bytes($node));
+			my ($before, $workers) = (device_read_bytes($device), io_worker_read_bytes($node));
 			my ($out, $err, $seconds) = bench_command([@cmd]);
 			die "$server->{name}: pgbench failed:\n$out\n$err\n" unless $out =~ /actually processed: $concurrency\/$concurrency/;
-			return $seconds unless defined $device;
-			my $read = device_read_bytes($st) - $device;
+			return $seconds unless defined $before;
+			my $read = device_read_bytes($device) - $before;
 			my $by_workers = io_worker_read_bytes($node) - $workers;
 			# (at least none: the device's count and the workers' are taken
 			# at different layers)
@@ -464,12 +480,15 @@ sub check_maintenance_reads
 	check_values($server, $row,
 		$vacuum
 		? "cold VACUUM of $table_mb MB in tablespace $space, a tenth of its rows updated"
-		: "cold ANALYZE of $table_mb MB in tablespace $space",
+		: "cold ANALYZE of $table_mb MB in tablespace $space, a sample of 300 rows",
 		sub {
 			my ($depth) = @_;
 			$node->safe_psql('postgres', "ALTER TABLESPACE $space SET ($setting = $depth)");
 			update_in_place($node, $t) if $vacuum;
-			cold_run($server, $node, $t, '', ($vacuum ? 'VACUUM' : 'ANALYZE') . " $t", 1);
+			# (a sample of 300 rows: ANALYZE reads that many blocks of the
+			# table's, in order, as it reads 30000 of a large table's)
+			cold_run($server, $node, $t, $vacuum ? '' : 'SET default_statistics_target = 1;',
+				($vacuum ? 'VACUUM' : 'ANALYZE') . " $t", 1);
 		},
 		@depths);
 	$node->safe_psql('postgres', "ALTER TABLESPACE $space RESET ($setting)");
