@@ -331,7 +331,7 @@ sub io_worker_read_bytes
 	for my $pid (split /\n/, $node->safe_psql('postgres', "SELECT pid FROM pg_stat_activity WHERE backend_type = 'io worker'"))
 	{
 		open my $fh, '<', "/proc/$pid/io" or next;
-		while (<$fh>) { $sum += $1 if /^read_bytes:\s*(\d+)/; }
+		while (my $line = <$fh>) { $sum += $1 if $line =~ /^read_bytes:\s*(\d+)/; }
 	}
 	return $sum;
 }
