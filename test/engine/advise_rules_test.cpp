@@ -1009,6 +1009,15 @@ TEST(AdviseRules, IoConcurrencyRaisedWhereTheDepthFallsShort) {
                                         "direct) by depth, medians of 5 rounds: 1: 100 MB/s p99 "
                                         "1200 us, 2: 190 MB/s"))
         << r.evidence;
+    // before 18 the depths are posix_fadvise distances, and say so
+    DepthCurveSummary advised = eight_deep();
+    advised.advised = true;
+    advised.direct = false;
+    EXPECT_NE(io_concurrency_advice(roomy(), "effective_io_concurrency", "slow", 2, advised)
+                  .evidence.find("(xfs, buffered, each depth the reads advised "
+                                 "(POSIX_FADV_WILLNEED) that far ahead, as PostgreSQL before 18 "
+                                 "reads ahead) by depth"),
+              std::string::npos);
     EXPECT_EQ(io_concurrency_advice(roomy(), "maintenance_io_concurrency", "slow", 2, eight_deep())
                   .advice.rfind("ALTER TABLESPACE slow SET (maintenance_io_concurrency = 8)", 0),
               0u);

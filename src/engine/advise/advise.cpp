@@ -106,6 +106,8 @@ PerFilesystem<ExtendMeasurement> plan_extension(const AdviseRequest& req, const 
 
 // The read depths of each filesystem a tablespace is on (its first
 // tablespace names it).
+// Before 18 each depth is a posix_fadvise distance, as those servers read
+// ahead (a distance achieves less than as many reads in flight).
 // On PostgreSQL 18, io_workers beside them: `concurrency` sessions, each
 // as deep as a backend's random reads go (effective_io_concurrency, within
 // what it may pin).
@@ -123,7 +125,7 @@ PerFilesystem<DepthCurveMeasurement> plan_depths(const AdviseRequest& req, const
         req, true,
         [&](const AdviseTarget& t, const std::string& dir, const std::string& fs, dev_t dev) {
             return std::make_unique<DepthCurveMeasurement>(t.tablespace, dir, fs, dev, req.caps,
-                                                           workers, should_stop);
+                                                           workers, !c.pg18(), should_stop);
         });
 }
 

@@ -457,12 +457,12 @@ std::vector<int> worker_counts(const WorkersCurvePlan& plan) {
 
 DepthCurveMeasurement::DepthCurveMeasurement(std::string tablespace, std::string dir,
                                              std::string fs, dev_t dev, const Caps& limits,
-                                             const WorkersCurvePlan& workers,
+                                             const WorkersCurvePlan& workers, bool advised,
                                              const std::function<bool()>& should_stop)
     : should_stop_(should_stop), tablespace_(std::move(tablespace)), dir_(std::move(dir)),
       fs_(std::move(fs)), dev_(dev), limits_(limits),
       mb_(static_cast<int>(std::min<long long>(kDepthCurveMb, cap_value(limits, kMaxScratchMb)))),
-      workers_plan_(workers) {
+      direct_(!advised), advised_(advised), workers_plan_(workers) {
     // as deep as uringprobe_reads() may go here
     const int block_kb = 8;
     const long long deepest =
@@ -505,10 +505,13 @@ DepthCurveMeasurement::~DepthCurveMeasurement() = default;
 
 bool DepthCurveMeasurement::read_at(int depth, int round_no, double* mbps, double* p99_us) {
     ReadsParams p;
-    p.method = ReadMethod::io_uring;
+    p.method = advised_ ? ReadMethod::sync_fadvise : ReadMethod::io_uring;
     p.pattern = ReadPattern::random;
     p.block_kb = 8;
-    p.in_flight = depth;
+    if (advised_)
+        p.distance = depth;
+    else
+        p.in_flight = depth;
     p.cache = CacheState::cold;
     p.direct = direct_;
     p.seed = round_no + 1;
@@ -598,6 +601,7 @@ DepthCurveSummary DepthCurveMeasurement::summary() const {
     const bool measured = where_and_rounds(s, tablespace_, fs_, dir_, m_);
     s.mb = mb_;
     s.direct = direct_;
+    s.advised = advised_;
     s.capped = capped_;
     if (measured)
         s.points = points_;

@@ -168,9 +168,12 @@ class DepthCurveMeasurement {
 public:
     // In `dir` (resolved, on filesystem `fs`), for `tablespace`, within
     // `limits`. The file is written at the first round and removed with
-    // this object.
+    // this object. `advised`: each depth as PostgreSQL before 18 reads
+    // ahead, buffered reads one at a time with POSIX_FADV_WILLNEED issued
+    // that many reads ahead; else (18) io_uring keeping that many in
+    // flight, direct.
     DepthCurveMeasurement(std::string tablespace, std::string dir, std::string fs, dev_t dev,
-                          const Caps& limits, const WorkersCurvePlan& workers,
+                          const Caps& limits, const WorkersCurvePlan& workers, bool advised,
                           const std::function<bool()>& should_stop);
     DepthCurveMeasurement(const DepthCurveMeasurement&) = delete;
     DepthCurveMeasurement& operator=(const DepthCurveMeasurement&) = delete;
@@ -195,6 +198,7 @@ private:
     Caps limits_;
     int mb_;
     bool direct_ = true;
+    bool advised_ = false;
     std::string capped_;
     std::vector<DepthPoint> points_;
     WorkersCurvePlan workers_plan_;

@@ -137,6 +137,7 @@ struct DepthCurveSummary {
     int block_kb = 8;
     int mb = 4;
     bool direct = true;             // O_DIRECT (buffered where the filesystem refuses it)
+    bool advised = false;           // each depth a POSIX_FADV_WILLNEED distance (before 18)
     std::string capped;             // the cap that kept the deepest depth below kDeepestRead
     std::vector<DepthPoint> points; // by depth, ascending
     std::string failed;
