@@ -1014,9 +1014,9 @@ TEST(AdviseRules, IoConcurrencyRaisedWhereTheDepthFallsShort) {
     advised.advised = true;
     advised.direct = false;
     EXPECT_NE(io_concurrency_advice(roomy(), "effective_io_concurrency", "slow", 2, advised)
-                  .evidence.find("(xfs, buffered, each depth the reads advised "
-                                 "(POSIX_FADV_WILLNEED) that far ahead, as PostgreSQL before 18 "
-                                 "reads ahead) by depth"),
+                  .evidence.find("(xfs, buffered, each depth the reads advised that far ahead by "
+                                 "POSIX_FADV_WILLNEED, as PostgreSQL before 18 reads ahead) by "
+                                 "depth"),
               std::string::npos);
     EXPECT_EQ(io_concurrency_advice(roomy(), "maintenance_io_concurrency", "slow", 2, eight_deep())
                   .advice.rfind("ALTER TABLESPACE slow SET (maintenance_io_concurrency = 8)", 0),

@@ -726,8 +726,8 @@ AdviceRow io_concurrency_advice(const AdviseContext& c, const std::string& setti
                  fixed(summarize_runs(p.p99_us).median, 0) + " us";
     r.evidence = "cold random " + std::to_string(s.block_kb) + " kB reads of " +
                  std::to_string(s.mb) + " MB on tablespace " + s.tablespace + " (" + s.fs +
-                 (s.advised  ? ", buffered, each depth the reads advised (POSIX_FADV_WILLNEED) "
-                               "that far ahead, as PostgreSQL before 18 reads ahead"
+                 (s.advised  ? ", buffered, each depth the reads advised that far ahead by "
+                               "POSIX_FADV_WILLNEED, as PostgreSQL before 18 reads ahead"
                   : s.direct ? ", direct"
                              : ", buffered: the filesystem refuses O_DIRECT") +
                  ") by depth, medians of " + std::to_string(s.rounds) + " rounds: " + curve +
