@@ -1015,8 +1015,15 @@ TEST(AdviseRules, IoConcurrencyRaisedWhereTheDepthFallsShort) {
     advised.direct = false;
     EXPECT_NE(io_concurrency_advice(roomy(), "effective_io_concurrency", "slow", 2, advised)
                   .evidence.find("(xfs, buffered, each depth the reads advised that far ahead by "
-                                 "POSIX_FADV_WILLNEED, as PostgreSQL before 18 reads ahead) by "
-                                 "depth"),
+                                 "POSIX_FADV_WILLNEED, as PostgreSQL before 18 and io_method "
+                                 "sync read ahead) by depth"),
+              std::string::npos);
+    // under io_method worker, through its workers
+    DepthCurveSummary queued = eight_deep();
+    queued.through_workers = 3;
+    EXPECT_NE(io_concurrency_advice(roomy(), "effective_io_concurrency", "slow", 2, queued)
+                  .evidence.find("(xfs, direct, each depth queued for 3 worker threads as "
+                                 "io_method worker's are) by depth"),
               std::string::npos);
     EXPECT_EQ(io_concurrency_advice(roomy(), "maintenance_io_concurrency", "slow", 2, eight_deep())
                   .advice.rfind("ALTER TABLESPACE slow SET (maintenance_io_concurrency = 8)", 0),

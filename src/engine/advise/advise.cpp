@@ -106,8 +106,10 @@ PerFilesystem<ExtendMeasurement> plan_extension(const AdviseRequest& req, const 
 
 // The read depths of each filesystem a tablespace is on (its first
 // tablespace names it).
-// Before 18 each depth is a posix_fadvise distance, as those servers read
-// ahead (a distance achieves less than as many reads in flight).
+// Each depth read as the server reads ahead: before 18 (and under
+// io_method sync) a posix_fadvise distance, which keeps fewer reads at
+// the device than as many in flight; under worker, queued for its
+// io_workers threads; under io_uring, in flight.
 // On PostgreSQL 18, io_workers beside them: `concurrency` sessions, each
 // as deep as a backend's random reads go (effective_io_concurrency, within
 // what it may pin).
@@ -121,11 +123,13 @@ PerFilesystem<DepthCurveMeasurement> plan_depths(const AdviseRequest& req, const
     workers.depth = std::max(1, pins > 0 ? std::min(set.effective_io_concurrency, pins)
                                          : set.effective_io_concurrency);
     workers.current = set.io_workers;
+    const bool advised = !c.pg18() || c.server.io_method == "sync";
     return plan_per_filesystem<DepthCurveMeasurement>(
         req, true,
         [&](const AdviseTarget& t, const std::string& dir, const std::string& fs, dev_t dev) {
-            return std::make_unique<DepthCurveMeasurement>(t.tablespace, dir, fs, dev, req.caps,
-                                                           workers, !c.pg18(), should_stop);
+            return std::make_unique<DepthCurveMeasurement>(
+                t.tablespace, dir, fs, dev, req.caps, workers, advised,
+                c.server.io_method == "worker" ? set.io_workers : 0, should_stop);
         });
 }
 

@@ -458,11 +458,13 @@ std::vector<int> worker_counts(const WorkersCurvePlan& plan) {
 DepthCurveMeasurement::DepthCurveMeasurement(std::string tablespace, std::string dir,
                                              std::string fs, dev_t dev, const Caps& limits,
                                              const WorkersCurvePlan& workers, bool advised,
+                                             int through_workers,
                                              const std::function<bool()>& should_stop)
     : should_stop_(should_stop), tablespace_(std::move(tablespace)), dir_(std::move(dir)),
       fs_(std::move(fs)), dev_(dev), limits_(limits),
       mb_(static_cast<int>(std::min<long long>(kDepthCurveMb, cap_value(limits, kMaxScratchMb)))),
-      direct_(!advised), advised_(advised), workers_plan_(workers) {
+      direct_(!advised), advised_(advised), through_workers_(advised ? 0 : through_workers),
+      workers_plan_(workers) {
     // as deep as uringprobe_reads() may go here
     const int block_kb = 8;
     const long long deepest =
@@ -505,7 +507,10 @@ DepthCurveMeasurement::~DepthCurveMeasurement() = default;
 
 bool DepthCurveMeasurement::read_at(int depth, int round_no, double* mbps, double* p99_us) {
     ReadsParams p;
-    p.method = advised_ ? ReadMethod::sync_fadvise : ReadMethod::io_uring;
+    p.method = advised_               ? ReadMethod::sync_fadvise
+               : through_workers_ > 0 ? ReadMethod::workers
+                                      : ReadMethod::io_uring;
+    p.workers = std::max(1, through_workers_);
     p.pattern = ReadPattern::random;
     p.block_kb = 8;
     if (advised_)
@@ -602,6 +607,7 @@ DepthCurveSummary DepthCurveMeasurement::summary() const {
     s.mb = mb_;
     s.direct = direct_;
     s.advised = advised_;
+    s.through_workers = through_workers_;
     s.capped = capped_;
     if (measured)
         s.points = points_;

@@ -168,13 +168,15 @@ class DepthCurveMeasurement {
 public:
     // In `dir` (resolved, on filesystem `fs`), for `tablespace`, within
     // `limits`. The file is written at the first round and removed with
-    // this object. `advised`: each depth as PostgreSQL before 18 reads
-    // ahead, buffered reads one at a time with POSIX_FADV_WILLNEED issued
-    // that many reads ahead; else (18) io_uring keeping that many in
-    // flight, direct.
+    // this object. Each depth read as the server reads ahead: `advised`
+    // (before 18, or io_method sync), buffered reads one at a time with
+    // POSIX_FADV_WILLNEED issued that many reads ahead; `through_workers`
+    // > 0 (io_method worker), that many in flight queued for that many
+    // worker threads; else io_uring keeping that many in flight. Direct
+    // but where advised.
     DepthCurveMeasurement(std::string tablespace, std::string dir, std::string fs, dev_t dev,
                           const Caps& limits, const WorkersCurvePlan& workers, bool advised,
-                          const std::function<bool()>& should_stop);
+                          int through_workers, const std::function<bool()>& should_stop);
     DepthCurveMeasurement(const DepthCurveMeasurement&) = delete;
     DepthCurveMeasurement& operator=(const DepthCurveMeasurement&) = delete;
     ~DepthCurveMeasurement();
@@ -199,6 +201,7 @@ private:
     int mb_;
     bool direct_ = true;
     bool advised_ = false;
+    int through_workers_ = 0;
     std::string capped_;
     std::vector<DepthPoint> points_;
     WorkersCurvePlan workers_plan_;

@@ -724,16 +724,21 @@ AdviceRow io_concurrency_advice(const AdviseContext& c, const std::string& setti
         curve += (curve.empty() ? "" : ", ") + std::to_string(p.depth) + ": " +
                  fixed(summarize_runs(p.mbps).median, 0) + " MB/s p99 " +
                  fixed(summarize_runs(p.p99_us).median, 0) + " us";
-    r.evidence = "cold random " + std::to_string(s.block_kb) + " kB reads of " +
-                 std::to_string(s.mb) + " MB on tablespace " + s.tablespace + " (" + s.fs +
-                 (s.advised  ? ", buffered, each depth the reads advised that far ahead by "
-                               "POSIX_FADV_WILLNEED, as PostgreSQL before 18 reads ahead"
-                  : s.direct ? ", direct"
-                             : ", buffered: the filesystem refuses O_DIRECT") +
-                 ") by depth, medians of " + std::to_string(s.rounds) + " rounds: " + curve +
-                 (s.capped.empty() ? "" : "; deepest limited: " + s.capped) + "; " + setting + " " +
-                 r.current + " gives a backend depth " + std::to_string(j.effective) +
-                 (j.capped.empty() ? "" : " (" + j.capped + ")");
+    r.evidence =
+        "cold random " + std::to_string(s.block_kb) + " kB reads of " + std::to_string(s.mb) +
+        " MB on tablespace " + s.tablespace + " (" + s.fs +
+        (s.advised  ? ", buffered, each depth the reads advised that far ahead by "
+                      "POSIX_FADV_WILLNEED, as PostgreSQL before 18 and io_method sync "
+                      "read ahead"
+         : s.direct ? ", direct"
+                    : ", buffered: the filesystem refuses O_DIRECT") +
+        (s.through_workers > 0 ? ", each depth queued for " + std::to_string(s.through_workers) +
+                                     " worker threads as io_method worker's are"
+                               : "") +
+        ") by depth, medians of " + std::to_string(s.rounds) + " rounds: " + curve +
+        (s.capped.empty() ? "" : "; deepest limited: " + s.capped) + "; " + setting + " " +
+        r.current + " gives a backend depth " + std::to_string(j.effective) +
+        (j.capped.empty() ? "" : " (" + j.capped + ")");
     r.cost = at + ": " + percent_text(j.share.median) + " of the best MB/s, reads' p99 " +
              fixed(j.p99_over_enough.median, 2) + "x depth " + std::to_string(j.enough) + "'s";
     return r;

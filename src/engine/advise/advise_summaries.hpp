@@ -137,7 +137,8 @@ struct DepthCurveSummary {
     int block_kb = 8;
     int mb = 4;
     bool direct = true;             // O_DIRECT (buffered where the filesystem refuses it)
-    bool advised = false;           // each depth a POSIX_FADV_WILLNEED distance (before 18)
+    bool advised = false;           // each depth a POSIX_FADV_WILLNEED distance (before 18, sync)
+    int through_workers = 0;        // each depth queued for this many threads (worker)
     std::string capped;             // the cap that kept the deepest depth below kDeepestRead
     std::vector<DepthPoint> points; // by depth, ascending
     std::string failed;
