@@ -110,8 +110,12 @@ print "report.md, report.html and results.json in $dir: " . scalar(@cells) . " c
   . ($r->{baseline} ? ", $r->{baseline}{compared} compared with $baseline_dir, " . scalar(@regressions) . " regressions" : '')
   . "\n";
 # advice the workload it is for contradicted in this run: a failure like a
-# regression (status 4; 3 where there are regressions too)
+# regression (status 4; 3 where there are regressions too), but for advice
+# of confidence low (decided on too few rounds or none), which is named
 my @contradicted = @{ $r->{contradicted} // [] };
 print "$r->{advice_counts}\n" if $r->{advice_counts};
 print "advice contradicted by its workload: " . join('; ', @contradicted) . " (see report.md)\n" if @contradicted;
+print "advice of confidence low contradicted by its workload (too few rounds to claim; not a failure): "
+  . join('; ', @{ $r->{low_contradicted} }) . "\n"
+  if @{ $r->{low_contradicted} // [] };
 exit(@regressions ? 3 : @contradicted ? 4 : 0);

@@ -383,6 +383,18 @@ like($out, qr/^Advice checked on its workloads in this run: 1 held, /m, 'report.
 like($md, qr/- \*\*file_extend_method \(xfs\)\*\*: set write_zeros \(now posix_fallocate; confidence high; decided by extension runs in xfs: posix_fallocate \/ write_zeros seconds 2\.70 \(2\.50-2\.90\), margin 100%\)\n  - advice: file_extend_method = write_zeros\n  - evidence: .*\n  - checked on its workload: contradicted \(concurrent COPY on xfs[^\n]*; its confidence high is not borne out by the workload\n/,
 	'report.md: the row by its columns, its prose, checked, and its high confidence not borne out');
 like($md, qr/- \*\*file_extend_method \(btrfs\)\*\*: [^\n]*\n(?:  - [^\n]*\n)*?  - checked on its workload: held \(/, 'report.md: a row held');
+# the same row of confidence low (too few rounds): named, not a failure
+{
+	my %low = (%{ $rows{xfs} }, confidence => 'low');
+	write_tsv('advise.tsv', [@cols], map { my $r = $_; [ map { $r->{$_} } @cols ] } \%low, $rows{btrfs});
+	my ($lout, $lerr) = ('', '');
+	IPC::Run::run([ 'perl', "$root/bench/report.pl", $dir ], '<', \undef, '>', \$lout, '2>', \$lerr);
+	is($? >> 8, 0, 'report.pl: advice of confidence low contradicted fails no run') or diag($lerr);
+	like($lout, qr/advice of confidence low contradicted by its workload \(too few rounds to claim; not a failure\): pg18-combined file_extend_method \(xfs\)/,
+		'report.pl: ... and names it');
+	write_tsv('advise.tsv', [@cols], map { my $r = $_; [ map { $r->{$_} } @cols ] } $rows{xfs}, $rows{btrfs});
+	IPC::Run::run([ 'perl', "$root/bench/report.pl", $dir ], '<', \undef, '>', \$lout, '2>', \$lerr);
+}
 # the HTML report: a row per setting to scan, its prose folded below it
 my $html = slurp_file("$dir/report.html");
 like($html, qr{<tr class="confidence-high"><td>file_extend_method</td><td>tablespace xfs</td><td>posix_fallocate</td><td><b>set write_zeros</b></td><td>high</td><td class="contradicted"><span class="mark">&#10007;</span> contradicted</td></tr>\n<tr class="why"><td colspan="6"><details><summary>file_extend_method = write_zeros</summary>},

@@ -381,7 +381,11 @@ sub read_advice
 	# each row checked on the workload it is for, in this run
 	my @all = map { @{ $advice{$_} } } @servers;
 	$_->{check} = check_advice($r->{dir}, $_, \@all) for @all;
-	$r->{contradicted} = [ map { "$_->{server} " . row_key($_) } grep { $_->{check}{verdict} eq 'contradicted' } @all ];
+	# (a row decided on too few rounds or none, confidence low, claims
+	# little: its contradiction is reported, and fails no run)
+	my @against = grep { $_->{check}{verdict} eq 'contradicted' } @all;
+	$r->{contradicted} = [ map { "$_->{server} " . row_key($_) } grep { ($_->{confidence} // '') ne 'low' } @against ];
+	$r->{low_contradicted} = [ map { "$_->{server} " . row_key($_) } grep { ($_->{confidence} // '') eq 'low' } @against ];
 	# (a row checked on several workloads counts each check)
 	my %n;
 	my @checks = map { $_->{check}{also} ? ({ verdict => $_->{check}{own} }, @{ $_->{check}{also} }) : $_->{check} } @all;
