@@ -1061,6 +1061,43 @@ TEST(AdviseRules, IoConcurrencyKeptWhereItSufficesAndLoweredWhereReadsOnlyWait) 
               "keep");
 }
 
+// A depth changed on worker's curve is not applied beside a switch to
+// io_uring (make bench, 2026-12-07: effective_io_concurrency lowered to 4
+// under worker, set with io_method = io_uring): kept, to advise again.
+TEST(AdviseRules, DepthsChangedOnAnotherIoMethodsCurveWait) {
+    AdviceRow to_uring;
+    to_uring.topic = to_uring.setting = "io_method";
+    to_uring.current = "worker";
+    to_uring.action = "set";
+    to_uring.value = "io_uring";
+    std::vector<AdviceRow> rows = {
+        to_uring,
+        io_concurrency_advice(roomy(), "effective_io_concurrency", "slow", 64, eight_deep()),
+        io_concurrency_advice(roomy(), "maintenance_io_concurrency", "slow", 16, eight_deep())};
+    ASSERT_EQ(rows[1].action, "lower");
+    defer_depths_to_io_method(rows[0], rows);
+    EXPECT_EQ(decision(rows[1]), "effective_io_concurrency | tablespace | slow | keep | 64 | 64");
+    EXPECT_EQ(rows[1].confidence, "low");
+    EXPECT_EQ(rows[1].decided_by.by, "");
+    EXPECT_EQ(rows[1].not_measured,
+              "read depths under io_method = io_uring: these were read as worker reads ahead "
+              "(there: lower to 8)");
+    EXPECT_EQ(rows[1].advice,
+              "keep effective_io_concurrency = 64 until io_method = io_uring runs, then advise "
+              "again");
+    // a kept depth stays as it was; io_method kept changes nothing
+    EXPECT_EQ(rows[2].action, "keep");
+    EXPECT_EQ(rows[2].decided_by.by, "read depths");
+    AdviceRow keep_worker = to_uring;
+    keep_worker.action = "keep";
+    keep_worker.value = "worker";
+    std::vector<AdviceRow> kept = {
+        keep_worker,
+        io_concurrency_advice(roomy(), "effective_io_concurrency", "slow", 64, eight_deep())};
+    defer_depths_to_io_method(kept[0], kept);
+    EXPECT_EQ(kept[1].action, "lower");
+}
+
 // A shortfall not shown beyond the margin keeps the setting: the same
 // server advised twice decides the same.
 TEST(AdviseRules, IoConcurrencyKeptForAShortfallWithinTheMargin) {

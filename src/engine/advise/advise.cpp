@@ -413,6 +413,7 @@ AdviseResult advise(const AdviseRequest& req, const std::function<bool()>& shoul
         res.rows.push_back(file_extend_method_advice(c, req.targets[i].tablespace,
                                                      summary_of<ExtendSummary>(p.extension, i)));
     read_setting_rows(req, c, p, res.rows);
+    defer_depths_to_io_method(res.rows.front(), res.rows);
     res.rows.push_back(ulimit_n_advice(c));
     res.rows.push_back(ulimit_l_advice(c));
     res.seconds = elapsed();

@@ -947,6 +947,24 @@ AdviceRow read_ahead_kb_advice(const AdviseContext& c, const SequentialReadsSumm
     return r;
 }
 
+void defer_depths_to_io_method(const AdviceRow& io_method, std::vector<AdviceRow>& rows) {
+    if (io_method.setting != "io_method" || io_method.needs_version != 0 ||
+        io_method.current.empty() || io_method.value == io_method.current)
+        return;
+    for (AdviceRow& r : rows) {
+        if (r.topic != "io_concurrency" || (r.action != "raise" && r.action != "lower"))
+            continue;
+        const std::string was = r.action + " to " + r.value;
+        keep_unmeasured(r,
+                        "keep " + r.setting + " = " + r.current +
+                            " until io_method = " + io_method.value + " runs, then advise again",
+                        "read depths under io_method = " + io_method.value +
+                            ": these were read as " + io_method.current +
+                            " reads ahead (there: " + was + ")");
+        r.decided_by = Decision{};
+    }
+}
+
 AdviceRow ulimit_n_advice(const AdviseContext& c) {
     const ProcessLimits& lim = c.limits;
     const unsigned long long need = static_cast<unsigned long long>(c.plan.fds_recommended);

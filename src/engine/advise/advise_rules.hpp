@@ -186,4 +186,12 @@ AdviceRow ulimit_n_advice(const AdviseContext& c);
 AdviceRow ulimit_l_advice(const AdviseContext& c);
 AdviceRow budget_advice(const BudgetSummary& b);
 
+// The depths (effective_io_concurrency, maintenance_io_concurrency) are
+// read as the server's io_method reads ahead now; where `io_method` (the
+// io_method row) changes it, a depth changed on that curve would be
+// applied under another method (worker's depth 4 beside io_uring): each
+// such row keeps its value instead, low, saying to advise again once the
+// server runs the new io_method.
+void defer_depths_to_io_method(const AdviceRow& io_method, std::vector<AdviceRow>& rows);
+
 } // namespace uringprobe
