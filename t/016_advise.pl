@@ -190,13 +190,20 @@ for my $server (@servers)
 	for my $s (qw(effective_io_concurrency maintenance_io_concurrency))
 	{
 		my $d = $by->{"$s (pg_default)"};
+		# (a change on the current io_method's curve waits where the
+		# io_method row changes the method: kept, saying so)
+		if ($d->{decided_by} eq '' && $d->{not_measured} =~ /^read depths under io_method = \w+: these were read as /)
+		{
+			is("$d->{action} $d->{value} $d->{confidence}", "keep $d->{current} low", "$cell: $s: waits for the new io_method");
+			next;
+		}
 		is(join(' ', @$d{qw(scope decided_by current)}), 'tablespace read depths 16',
 			"$cell: $s of pg_default, now the server's 16, decided by the read depths");
 		like("$d->{action} $d->{value}", qr/^(?:keep|raise|lower) \d+$/, "$cell: $s: a depth");
 		like($d->{advice},
 			$d->{action} eq 'keep' ? qr/^keep \Q$s\E = 16 \(/ : qr/^ALTER TABLESPACE pg_default SET \(\Q$s\E = \Q$d->{value}\E\) \(/,
 			"$cell: $s: the statement to run, or kept ($d->{advice})");
-		like($d->{evidence}, qr/^cold random 8 kB reads of \d+ MB on tablespace pg_default \(\S+, (?:direct|buffered[^)]*)\) by depth, medians of \d+ rounds: 1: [\d.]+ MB\/s p99 \d+ us, 2: /,
+		like($d->{evidence}, qr/^cold random 8 kB reads of \d+ MB on tablespace pg_default \(\S+, (?:direct|buffered)[^)]*\) by depth, medians of \d+ rounds: 1: [\d.]+ MB\/s p99 \d+ us, 2: /,
 			"$cell: $s: the curve it was decided on");
 	}
 	is($by->{'io_method'}{current}, 'worker', "$cell: the current io_method");
