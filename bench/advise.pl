@@ -361,6 +361,7 @@ sub check_concurrent_bitmap_scans
 			$node->safe_psql('postgres', "SELECT uringprobe_reads(rel => '$t', passes => 0)");
 			my @cmd = ("$server->{bindir}/pgbench", '-n', '-c', $concurrency, '-j', $concurrency, '-t', 1, '-f', $script,
 				'-h', $node->host, '-p', $node->port, 'postgres');
+			settle_fs($node->data_dir);
 			my ($before, $workers) = (device_read_bytes($device), io_worker_read_bytes($node));
 			my ($out, $err, $seconds) = bench_command([@cmd]);
 			die "$server->{name}: pgbench failed:\n$out\n$err\n" unless $out =~ /actually processed: $concurrency\/$concurrency/;
@@ -433,6 +434,7 @@ sub check_copy
 		$node->safe_psql('postgres',
 			"DROP TABLE IF EXISTS copy_target; CREATE TABLE copy_target (c int) TABLESPACE $space; CHECKPOINT; "
 			  . "SELECT pg_stat_reset_shared('io')");
+		settle_fs($node->data_dir);
 		my @cmd = ("$server->{bindir}/pgbench", '-n', '-c', $concurrency, '-j', $concurrency, '-t', 1, '-f', 'bench/copy.sql',
 			'-D', "datafile=$copy_data", '-h', $node->host, '-p', $node->port, 'postgres');
 		my ($out, $err, $seconds) = bench_command([@cmd]);

@@ -198,6 +198,9 @@ sub oltp_run
 	$node->safe_psql('postgres',
 		"SELECT uringprobe_reads(rel => r, passes => 0) FROM unnest(ARRAY['pgbench_accounts', 'pgbench_branches', "
 		  . "'pgbench_tellers'" . (grep({ $_ eq 'mixed' } @workloads) ? ", 'oltp_scan'" : '') . "]::regclass[]) r");
+	# (and the machine's dirty pages written back: the clusters run with
+	# fsync off, so the run before's writes would be written back in this)
+	settle_fs($node->data_dir);
 	my $prefix = "$tmp/oltp_log_" . ++$run_no;
 	my @cmd = ("$server->{bindir}/pgbench", '-n', '-T', $seconds, '-c', $clients, '-j', ($clients < 2 ? $clients : 2),
 		'-l', "--log-prefix=$prefix", ($workload eq 'tpcb' ? ('-b', 'tpcb-like') : ('-b', 'select-only')),

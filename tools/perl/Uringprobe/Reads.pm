@@ -9,6 +9,7 @@ use Exporter 'import';
 use IPC::Run ();
 use JSON::PP ();
 use Time::HiRes ();
+use Uringprobe::BenchScript::Settle;
 
 our @EXPORT = qw(make_cold start_aios_sampler finish_aios_sampler measured_run set_read_ahead create_read_table
   update_in_place $read_table_rows_per_mb $measured_app $seqscan_only $indexscan_only);
@@ -139,10 +140,13 @@ my $io_so_far = "SELECT pg_stat_force_next_flush();\n"
 # from /proc: 10 ms ticks), io_reads, io_read_bytes, io_read_ms (what
 # pg_stat_io counted for the session's relation reads during the
 # statement, PostgreSQL 18 where $major says so, else ''), script }. Dies
-# with psql's error.
+# with psql's error. The run starts settled (settle_fs): the test clusters
+# run with fsync off, so what the runs before wrote (WAL, other tables)
+# would otherwise be written back while this one reads.
 sub measured_run
 {
 	my ($node, $setup, $statement, $explain, $major) = @_;
+	settle_fs($node->data_dir);
 	my $measured = $explain ? "EXPLAIN (ANALYZE, TIMING OFF, BUFFERS, FORMAT JSON) $statement" : $statement;
 	my $io = ($major // 0) >= 18 ? $io_so_far : '';
 	my $script = "SET application_name = '$measured_app'; $setup\n$io"
