@@ -186,7 +186,7 @@ my @benchmarks = (
 		variables => [
 			[ URINGPROBE_CHURN_CONNECTIONS => '100 400 950 1000', 'max_connections values', { quick => '950', tiny => '20' } ],
 			[ URINGPROBE_CHURN_RUNS => 3, 'runs per cell', { tiny => 1 } ],
-			[ URINGPROBE_CHURN_SECONDS => 5, 'seconds per run', { quick => 2, tiny => 1 } ],
+			[ URINGPROBE_CHURN_SECONDS => 3, 'seconds per run', { quick => 2, tiny => 1 } ],
 			[ URINGPROBE_CHURN_CLIENTS => 2, 'pgbench clients' ],
 		],
 	},
@@ -244,7 +244,7 @@ my @benchmarks = (
 		variables => [
 			[ URINGPROBE_EXTEND_FS => 'xfs ext4 tmpfs', 'scratch filesystems', { quick => 'xfs', tiny => 'ext4' } ],
 			[ URINGPROBE_EXTEND_MB => 512, 'MB grown per run', { quick => 256, tiny => 8 } ],
-			[ URINGPROBE_EXTEND_ROUNDS => 5, 'rounds per cell', { quick => 3, tiny => 1 } ],
+			[ URINGPROBE_EXTEND_ROUNDS => 3, 'rounds per cell', { tiny => 1 } ],
 			[ URINGPROBE_EXTEND_SESSIONS => '1 4', 'sessions on one shared file', { tiny => '1' } ],
 			[ URINGPROBE_EXTEND_INTERFACES => 'sync io_uring', 'interfaces', { quick => 'sync', tiny => 'sync' } ],
 			[ URINGPROBE_EXTEND_SIZING_SESSIONS => '1 2 4 8', 'sessions sized by the lock waiters', { tiny => '2' } ],
@@ -551,8 +551,8 @@ my %profiles = (
 	},
 	full => {
 		about => 'the report-sized matrices: every benchmark with its own defaults; copy also measures pg18-noprior, '
-		  . 'built once on first use',
-		settings => {},
+		  . 'built once on first use; noisy cells get extra rounds within a tenth of their benchmark\'s time',
+		settings => { URINGPROBE_EXTRA_SHARE => 10 },
 	},
 	tiny => {
 		about => 'the smallest run of every benchmark, one repetition of one small cell each: it checks the driver '
