@@ -1109,7 +1109,13 @@ TEST(AdviseRules, IoConcurrencyKeptForAShortfallWithinTheMargin) {
         s.points[2].mbps[k] = 650 * (1 + 0.005 * (k - 2)) * shares[k];
     const AdviceRow r = io_concurrency_advice(roomy(), "effective_io_concurrency", "slow", 4, s);
     EXPECT_EQ(r.action, "keep");
-    EXPECT_EQ(r.confidence, "medium");
+    // (the median, 86%, leans to a raise the interval cannot show)
+    EXPECT_EQ(r.confidence, "low");
+    // the same spread around 95%: kept with confidence medium
+    for (int k = 0; k < 5; ++k)
+        s.points[2].mbps[k] = 650 * (1 + 0.005 * (k - 2)) * (shares[k] + 0.09);
+    EXPECT_EQ(io_concurrency_advice(roomy(), "effective_io_concurrency", "slow", 4, s).confidence,
+              "medium");
 }
 
 // Where the pins a backend may hold, not the setting, cap the depth, the
@@ -1241,7 +1247,8 @@ TEST(AdviseRules, IoWorkersKeptForAShortfallWithinTheMargin) {
         s.points[3].mbps[k] = 660 * (1 + 0.005 * (k - 2)) * shares[k];
     const AdviceRow r = io_workers_advice(under_worker(4), s);
     EXPECT_EQ(r.action, "keep");
-    EXPECT_EQ(r.confidence, "medium");
+    // (the median, 84%, leans to a raise the interval cannot show)
+    EXPECT_EQ(r.confidence, "low");
 }
 
 // One or two rounds show nothing, however far they lean: their interval
@@ -1377,6 +1384,7 @@ TEST(AdviseRules, ReadAheadDoubledWhereTwiceTheWindowIsShownFaster) {
     // within the margin (8% faster): kept
     const AdviceRow kept = read_ahead_kb_advice(c, sequential(120, 130, {}));
     EXPECT_EQ(decision(kept), "read_ahead_kb | os | loop3 | keep | 128 | 128");
+    EXPECT_EQ(kept.confidence, "medium");
     // no block device (tmpfs, btrfs): nothing to advise, and why
     SequentialReadsSummary tmpfs = wants_512();
     tmpfs.device.clear();
@@ -1386,6 +1394,31 @@ TEST(AdviseRules, ReadAheadDoubledWhereTwiceTheWindowIsShownFaster) {
     const AdviceRow none = read_ahead_kb_advice(c, tmpfs);
     EXPECT_EQ(none.action, "none");
     EXPECT_EQ(none.not_measured, tmpfs.no_device);
+}
+
+// A median beyond the margin whose interval reaches no difference: kept,
+// as the rule keeps what it cannot show, with confidence low, since the
+// measurement points the other way (a check that then shows the gain is
+// named, not a failure of make bench).
+TEST(AdviseRules, KeptOnALeanNotShownWithConfidenceLow) {
+    AdviseContext c = roomy();
+    c.server.io_method = "sync";
+    SequentialReadsSummary s = sequential(100, 126, {});
+    s.doubled_over_normal = summarize_runs({0.95, 1.0, 1.26, 1.29, 1.31});
+    ASSERT_LE(s.doubled_over_normal.lo, 1.0);
+    ASSERT_GT(s.doubled_over_normal.median, 1 + kReadaheadMargin);
+    const RatioJudgement j = judge_ratio(s.doubled_over_normal, kReadaheadMargin);
+    EXPECT_FALSE(j.changes());
+    EXPECT_TRUE(j.leans);
+    const AdviceRow r = read_ahead_kb_advice(c, s);
+    EXPECT_EQ(decision(r), "read_ahead_kb | os | loop3 | keep | 128 | 128");
+    EXPECT_EQ(r.confidence, "low");
+    // the same spread around no difference: no lean, medium as before
+    s.doubled_over_normal = summarize_runs({0.80, 0.95, 1.0, 1.04, 1.25});
+    EXPECT_FALSE(judge_ratio(s.doubled_over_normal, kReadaheadMargin).leans);
+    EXPECT_EQ(read_ahead_kb_advice(c, s).confidence, "medium");
+    // a change shown leans nowhere
+    EXPECT_FALSE(judge_ratio(wants_512().doubled_over_normal, kReadaheadMargin).leans);
 }
 
 // ---- io_uring access ----

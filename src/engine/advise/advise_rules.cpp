@@ -181,7 +181,12 @@ RatioJudgement judge_ratio(const RunSummary& r, double margin) {
     }
     if (r.runs < kFewestRounds)
         j.decisive = false;
+    j.leans = !j.changes() && (r.median > 1 + margin || r.median < 1 - margin);
     return j;
+}
+
+std::string keep_confidence(int rounds, const RatioJudgement& j) {
+    return j.leans ? "low" : confidence_of(rounds, j.decisive, false);
 }
 
 ExtendJudgement judge_extend_ratio(const RunSummary& r) {
@@ -709,7 +714,7 @@ AdviceRow io_concurrency_advice(const AdviseContext& c, const std::string& setti
               "x as long at the 99th percentile as at depth " + std::to_string(j.enough) +
               ", which reaches " + percent_text(kDepthShare) + " of the best already";
     } else {
-        decide(r, "keep", r.current, keep, confidence_of(s.rounds, short_of.decisive, false));
+        decide(r, "keep", r.current, keep, keep_confidence(s.rounds, short_of));
         why = j.enough <= j.measured_at
                   ? "depth " + std::to_string(j.enough) + " reaches " + percent_text(kDepthShare) +
                         " of the device's best, and " + at + " is no slower"
@@ -766,7 +771,7 @@ std::string decide_on_curve(AdviceRow& r, const CurvePick& p, const RunSummary& 
         return p.at + " reach " + percent_text(share.median) + " of " + p.best + " MB/s; " +
                p.enough_text + " " + percent_text(kDepthShare) + (more ? "" : ": " + p.slower);
     }
-    decide(r, "keep", r.current, keep, confidence_of(rounds, short_of.decisive, false));
+    decide(r, "keep", r.current, keep, keep_confidence(rounds, short_of));
     return p.enough <= p.measured_at
                ? p.enough_text + " " + percent_text(kDepthShare) + " of " + p.best + " MB/s, and " +
                      p.at + " are no slower"
@@ -935,7 +940,7 @@ AdviceRow read_ahead_kb_advice(const AdviseContext& c, const SequentialReadsSumm
         decide(r, "keep", r.current,
                keep + " (no gain beyond " + percent_text(kReadaheadMargin) +
                    " shown with twice the window; " + leans + ")",
-               confidence_of(s.rounds, doubled.decisive, false));
+               keep_confidence(s.rounds, doubled));
     }
     r.evidence = "cold sequential buffered 8 kB reads one at a time of " + std::to_string(s.mb) +
                  " MB on tablespace " + s.tablespace + " (" + s.fs + ", device " + s.device +

@@ -56,12 +56,19 @@ LayoutJudgement judge_layout(const LayoutFigures& f);
 // value, so that the same server advised twice gives the same decision.
 // Fewer than kFewestRounds runs decide nothing (their interval is their
 // range).
+// `leans`: the median is beyond the margin but the interval does not show
+// it (a change the measurement points to and cannot stand on).
 struct RatioJudgement {
     int direction = 0;
     bool decisive = false;
+    bool leans = false;
     bool changes() const { return direction != 0 && decisive; }
 };
 RatioJudgement judge_ratio(const RunSummary& r, double margin);
+// The confidence of a keep judged by `j` on `rounds` rounds: low where the
+// measurement leans to a change it could not show (the keep is the rule's
+// default then, not a finding), else as confidence_of.
+std::string keep_confidence(int rounds, const RatioJudgement& j);
 
 // posix_fallocate / write_zeros: `better` is the method to change to ("":
 // keep the current one), only where the whole interval is beyond the
