@@ -115,7 +115,7 @@ print "report.md, report.html and results.json in $dir: " . scalar(@cells) . " c
 my @contradicted = @{ $r->{contradicted} // [] };
 print "$r->{advice_counts}\n" if $r->{advice_counts};
 print "advice contradicted by its workload: " . join('; ', @contradicted) . " (see report.md)\n" if @contradicted;
-print "advice of confidence low contradicted by its workload (too few rounds to claim; not a failure): "
+print "advice of confidence low contradicted by its workload (a guess: too few rounds, or a lean its interval did not show; not a failure): "
   . join('; ', @{ $r->{low_contradicted} }) . "\n"
   if @{ $r->{low_contradicted} // [] };
 exit(@regressions ? 3 : @contradicted ? 4 : 0);
