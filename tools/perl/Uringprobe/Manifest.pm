@@ -310,8 +310,8 @@ my @benchmarks = (
 			}
 		],
 		variables => [
-			[ URINGPROBE_COPY_MB => 256, 'MB copied per run', { quick => 64, tiny => 4 } ],
-			[ URINGPROBE_COPY_CHUNK_MB => 16, 'MB per COPY', { quick => 8, tiny => 2 } ],
+			[ URINGPROBE_COPY_MB => 128, 'MB copied per run', { quick => 64, tiny => 4 } ],
+			[ URINGPROBE_COPY_CHUNK_MB => 8, 'MB per COPY', { tiny => 2 } ],
 			[ URINGPROBE_COPY_CLIENTS => '1 2 4 8', 'pgbench clients', { quick => '1 4 8', full => '1 2 4 8 16', tiny => '1 2' } ],
 			[ URINGPROBE_COPY_ROUNDS => 3, 'rounds per cell', { tiny => 1 } ],
 			[ URINGPROBE_COPY_FS => 'xfs ext4', 'scratch filesystems', { quick => 'xfs', tiny => 'ext4' } ],
@@ -464,7 +464,7 @@ my @benchmarks = (
 				{ quick => 'cold', tiny => 'cold' } ],
 			[ URINGPROBE_READS_DIRECT => 'off data', 'debug_io_direct values (PostgreSQL 18; data: O_DIRECT, no page cache)',
 				{ quick => 'off', tiny => 'off' } ],
-			[ URINGPROBE_READS_TABLE_MB => 512, 'the table\'s size in MB (4x shared_buffers)', { tiny => 8 } ],
+			[ URINGPROBE_READS_TABLE_MB => 256, 'the table\'s size in MB (2x shared_buffers)', { tiny => 8 } ],
 			[ URINGPROBE_READS_ROUNDS => 3, 'rounds per cell', { tiny => 2 } ],
 			[ URINGPROBE_READS_SERVERS => 'pg18-combined pg15', 'servers measured (PostgreSQL 15: sync, the baseline)',
 				{ quick => 'pg18-combined', tiny => 'pg18-combined' } ],
