@@ -16,19 +16,33 @@ our @EXPORT = qw(settle_fs @settle_cols);
 # back to their baseline — what a full `sync` left when the benchmark's
 # first run began — within 8 MiB or 10%: if they are above it, everything
 # is synced (`sync`), and then they are waited for, at most
-# $settle_timeout seconds. So no run pays for the writeback of the one
-# before, and every run starts with the page cache warm and clean. Returns
-# the columns @settle_cols: start_state ("settled", or why not: the sync
-# failed, or how far above the baseline the dirty pages stayed),
-# settle_ms, and Dirty and Writeback in kB as the run starts.
+# $settle_timeout seconds (each sync at most $sync_timeout). So no run
+# pays for the writeback of the one before, and every run starts with the
+# page cache warm and clean. Returns the columns @settle_cols: start_state
+# ("settled", or why not: the sync failed or did not return, or how far
+# above the baseline the dirty pages stayed), settle_ms, and Dirty and
+# Writeback in kB as the run starts.
 our @settle_cols = qw(start_state settle_ms dirty_kb writeback_kb);
 my $settle_timeout = 20;
 my $dirty_baseline_kb;
-# sync(1) with @args; '' or why it failed.
+# sync(1) with @args; '' or why it failed. A sync that has not returned
+# within $sync_timeout seconds (a device that stopped answering) is left
+# to finish on its own — a process waiting on writeback cannot be killed —
+# and the run goes on, marked not settled.
+my $sync_timeout = 120;
 sub sync_failure
 {
 	my ($out, $err) = ('', '');
-	return '' if IPC::Run::run([ 'sync', @_ ], '>', \$out, '2>', \$err);
+	my $h = IPC::Run::start([ 'sync', @_ ], '<', \undef, '>', \$out, '2>', \$err);
+	my $t0 = Time::HiRes::time;
+	while ($h->pumpable && Time::HiRes::time - $t0 < $sync_timeout)
+	{
+		$h->pump_nb;
+		Time::HiRes::sleep(0.01);
+	}
+	return "sync @_ did not return within $sync_timeout s" if $h->pumpable;
+	$h->finish;
+	return '' if $h->result == 0;
 	$err =~ s/\s+/ /g;
 	return "sync @_ failed: $err";
 }
