@@ -73,6 +73,8 @@ die "URINGPROBE_OLTP_SHARED_BUFFERS must be a size in MB (e.g. 32MB), got '$shar
   unless $shared_buffers =~ /^\d+MB$/;
 # what holds the page cache down, as tools/run-bench made it
 my $memory = $ENV{URINGPROBE_MEMORY_CGROUP} || 'not limited: not run by make bench';
+# (the table's page_cache: the limit, or that there was none; why in the runs)
+my $page_cache = $memory =~ /^(limited to \d+ MB)/ ? $1 : 'not limited';
 
 my @storage = storage_asked(@kinds);
 my @usable = grep { $_->{status} eq 'ok' } @storage;
@@ -336,13 +338,13 @@ for my $server (@servers)
 			my @scan = grep { $_ ne '' } @{ $v->{scan_seconds} };
 			push @table_rows, [ $server->{name}, $st->{name}, $w, $c, $m, scalar(@{ $v->{tps} }), median(@{ $v->{tps} }),
 				$tps_vs, $tps_ci, median(@{ $v->{p99_ms} }), $p99_vs, $p99_ci, median(@{ $v->{latency_ms} }),
-				@scan ? median(@scan) : '', "$data_mb MB",
+				@scan ? median(@scan) : '', "$data_mb MB", $page_cache,
 				$m eq 'advised' ? $advised{"$server->{name}\t$st->{name}"}{applied} : '' ];
 		}
 	}
 }
 my $table = tsv_open($table_file, qw(server storage workload clients io_method runs tps tps_vs_worker tps_vs_worker_ci95
-	  p99_ms p99_vs_worker p99_vs_worker_ci95 latency_ms scan_seconds data settings));
+	  p99_ms p99_vs_worker p99_vs_worker_ci95 latency_ms scan_seconds data page_cache settings));
 tsv_row($table, @$_) for @table_rows;
 close $table;
 print "$_->{name}: $_->{status}\n" for grep { $_->{status} ne 'ok' } @storage;

@@ -489,7 +489,8 @@ my @benchmarks = (
 				table => {
 					caption => 'OLTP (pgbench, {URINGPROBE_OLTP_SECONDS} s runs, medians of {URINGPROBE_OLTP_ROUNDS} runs or more; '
 					  . 'scale {URINGPROBE_OLTP_SCALE}, shared_buffers {URINGPROBE_OLTP_SHARED_BUFFERS}, the page cache held down by a '
-					  . 'memory cgroup of {URINGPROBE_OLTP_MEMORY_MB} MB, each run cold): tps and p99 latency against worker\'s (same '
+					  . 'memory cgroup of {URINGPROBE_OLTP_MEMORY_MB} MB where one could be made (page_cache; where not, reads may '
+					  . 'not reach the device; why in the runs\' memory), each run cold): tps and p99 latency against worker\'s (same '
 					  . 'server, storage, workload and clients) with their 95% intervals; advised: the advise benchmark\'s changes '
 					  . 'applied as a set (settings); mixed: select-only beside a cold sequential '
 					  . 'scan of {URINGPROBE_OLTP_SCAN_MB} MB, its seconds in scan_seconds:',
