@@ -20,6 +20,8 @@ JOIN pg_extension e ON d.refclassid = 'pg_extension'::regclass AND d.refobjid = 
 WHERE e.extname = 'uringprobe'
 ORDER BY 1;
 
+-- the backend's io_uring fds, mappings and threads before any reading
+SELECT io_uring_fds AS fds, io_uring_mappings AS maps, threads FROM uringprobe_backend() \gset before_
 SET ROLE regress_uringprobe_nobody;
 SELECT count(*) FROM uringprobe_environment();
 -- a non-superuser cannot point experiments at other directories
@@ -28,6 +30,12 @@ RESET ROLE;
 
 SET ROLE regress_uringprobe_monitor;
 SELECT count(*) > 0 AS allowed FROM uringprobe_environment();
+-- the readings leave the backend as it was: no io_uring fd, mapping or
+-- thread (an SQPOLL thread) more
+SELECT count(*) > 0 AS read FROM uringprobe_postmaster();
+SELECT io_uring_fds = :before_fds AS same_fds, io_uring_mappings = :before_maps AS same_mappings,
+       threads = :before_threads AS same_threads
+FROM uringprobe_backend();
 -- a monitoring role's reading makes no ring: the rows that need one say so
 SELECT name, value, detail FROM uringprobe_environment()
 WHERE name LIKE 'io_uring.%' ORDER BY name;
