@@ -9,6 +9,7 @@
 #                                   LIST=1 to show the matrix only; see below)
 #   make soak [SOAK_SECONDS=180]    every experiment from 8 concurrent sessions,
 #                                   then leaks, crashes and the log checked
+#   make deb                        Debian packages (pg_buildext) into build/deb
 
 EXTENSION = uringprobe
 MODULE_big = uringprobe
@@ -35,7 +36,7 @@ override with_llvm = no
 
 # `make test`, `make bench` and `make soak` set up their own servers: no
 # PG_CONFIG needed.
-BOOTSTRAP_GOALS = test bench soak regress-list
+BOOTSTRAP_GOALS = test bench soak regress-list deb
 ifneq ($(filter-out $(BOOTSTRAP_GOALS),$(or $(MAKECMDGOALS),all)),)
 PGXS := $(shell $(PG_CONFIG) --pgxs 2>/dev/null)
 ifeq ($(PGXS),)
@@ -69,6 +70,9 @@ endif
 
 test:
 	tools/run-tests
+# make deb: Debian packages postgresql-N-uringprobe (pg_buildext) into build/deb
+deb:
+	tools/build-deb
 regress-list:
 	@echo $(REGRESS)
 # make test-sysctl: the one test that sets the host's kernel.io_uring_disabled
@@ -102,4 +106,4 @@ soak:
 	  $(if $(SOAK_CLIENTS),URINGPROBE_SOAK_CLIENTS='$(SOAK_CLIENTS)') \
 	  $(if $(SOAK_SERVER),URINGPROBE_SOAK_SERVER='$(SOAK_SERVER)') \
 	  $(if $(SOAK_IO_METHOD),URINGPROBE_SOAK_IO_METHOD='$(SOAK_IO_METHOD)') tools/run-bench)
-.PHONY: test test-sysctl bench soak regress-list
+.PHONY: test test-sysctl bench soak regress-list deb
