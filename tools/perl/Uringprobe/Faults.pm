@@ -243,7 +243,7 @@ my @faults = (
 	{
 		fault => 'a cap or a check that one path skipped',
 		injected => 'uringprobe.max_memory_mb = 1 against completions\' and events\' buffers and rings and extend\'s pages a byte over; a 16 GiB file read in 4 KiB pieces; advise under max_forks and max_memory_mb; EXECUTE on uringprobe_extend() granted to a role without pg_write_server_files; uringprobe_environment() as pg_monitor',
-		holds => 'every call held to every cap, counted to the byte, the refusal naming the setting; no list of pieces held; advise\'s evidence names the cap that limited or stopped a run; extend refused (42501); a monitoring role\'s reading makes no ring, its rows saying not probed and why',
+		holds => 'every call held to every cap, counted to the byte, the refusal naming the setting; no list of pieces held; advise\'s evidence names the cap that limited or stopped a run; extend refused (42501); a monitoring role\'s reading makes no ring, its rows saying not probed and why, and leaves the backend\'s io_uring fds, mappings and threads as they were',
 		tests => 't/001 (bad input, permissions), t/016, engine',
 		count => [
 			[ $tap, qr{t/016_advise\.pl}, qr/uringprobe\.max_(?:forks|memory_mb)/ ],
