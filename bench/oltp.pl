@@ -74,7 +74,7 @@ die "URINGPROBE_OLTP_SHARED_BUFFERS must be a size in MB (e.g. 32MB), got '$shar
 # what holds the page cache down, as tools/run-bench made it
 my $memory = $ENV{URINGPROBE_MEMORY_CGROUP} || 'not limited: not run by make bench';
 # (the table's page_cache: the limit, or that there was none; why in the runs)
-my $page_cache = $memory =~ /^(limited to \d+ MB)/ ? $1 : 'not limited';
+my $page_cache = $ENV{URINGPROBE_MEMORY_LIMIT_MB} ? "limited to $ENV{URINGPROBE_MEMORY_LIMIT_MB} MB" : 'not limited';
 
 my @storage = storage_asked(@kinds);
 my @usable = grep { $_->{status} eq 'ok' } @storage;
