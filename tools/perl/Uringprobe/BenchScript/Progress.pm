@@ -20,9 +20,11 @@ our @EXPORT = qw(plan_cells cell);
 # cell(). tools/run-bench first runs every script with
 # URINGPROBE_BENCH_PLAN=FILE: plan_cells() then writes the count there and
 # the script ends, so the run's total is known; then it passes
-# URINGPROBE_PROGRESS="CELLS_BEFORE TOTAL_CELLS START_EPOCH RATE AFTER" to
-# each script, so that every line shows the whole run's position, elapsed
-# time and ETA. The ETA is this script's cells left at its own pace so far
+# URINGPROBE_PROGRESS="CELLS_BEFORE TOTAL_CELLS START_EPOCH RATE AFTER
+# PLANNED" to each script, so that every line shows the whole run's
+# position, elapsed time and ETA. PLANNED is the count this script gave
+# then: one that finds more cells once it runs (oltp's advised set, from
+# the advise benchmark that ran in between) adds them to the totals. The ETA is this script's cells left at its own pace so far
 # (before its first cell: RATE, seconds per cell in the last run of the
 # same profile) plus AFTER, the last run's seconds for the benchmarks still
 # to come; where the last run says nothing ('-'), the whole run's pace.
@@ -52,9 +54,15 @@ sub plan_cells
 		$log->autoflush(1);
 		Test::More->builder->output($log);
 	}
-	($cells_before, $cells_total, $run_start, $prev_rate, $after) =
+	my $planned_then;
+	($cells_before, $cells_total, $run_start, $prev_rate, $after, $planned_then) =
 	  $ENV{URINGPROBE_PROGRESS} ? split(' ', $ENV{URINGPROBE_PROGRESS}) : (0, $n, Time::HiRes::time);
 	($planned_here, $script_start) = ($n, Time::HiRes::time);
+	if (defined $planned_then && $planned_then =~ /^\d+$/ && $n > $planned_then)
+	{
+		$cells_total += $n - $planned_then;
+		$added_here += $n - $planned_then;
+	}
 	$prev_rate //= '-';
 	$after //= '-';
 	return;
