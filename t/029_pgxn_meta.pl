@@ -41,9 +41,15 @@ for my $problem (sort keys %broken)
 }
 
 # what the extension is
-my $control = slurp_file("$root/uringprobe.control");
-my ($comment) = $control =~ /^comment\s*=\s*'([^']*)'/m;
-my ($default_version) = $control =~ /^default_version\s*=\s*'([^']*)'/m;
+# control_says(FILE, KEY): KEY's quoted value in control file FILE
+sub control_says
+{
+	my ($file, $key) = @_;
+	my ($value) = slurp_file($file) =~ /^\Q$key\E\s*=\s*'([^']*)'/m;
+	return $value;
+}
+my $comment = control_says("$root/uringprobe.control", 'comment');
+my $default_version = control_says("$root/uringprobe.control", 'default_version');
 my ($meson_version) = slurp_file("$root/meson.build") =~ /^\s*version:\s*'([^']*)'/m;
 my $ext = $meta->{provides}{uringprobe};
 is($meta->{name}, 'uringprobe', 'the distribution is named as the extension');
@@ -71,7 +77,7 @@ SKIP:
 for my $server (servers())
 {
 	my $share = Uringprobe::Cluster::pg_config_says($server->{pg_config}, '--sharedir');
-	my ($installed) = slurp_file("$share/extension/uringprobe.control") =~ /^default_version\s*=\s*'([^']*)'/m;
+	my $installed = control_says("$share/extension/uringprobe.control", 'default_version');
 	is($installed, $default_version, "$server->{name}: the installed control file's default_version");
 	ok(-f "$share/extension/uringprobe--$default_version.sql",
 		"$server->{name}: the install script of version $default_version is installed");
