@@ -111,18 +111,19 @@ ensure_packages() {
 	fi
 }
 
+# The archive URIs of the machine's own apt sources (one-line and deb822
+# forms, comments left out), in their order.
+apt_source_uris() {
+	cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
+		awk '$1 == "deb" { for (i = 2; i <= NF; i++) if ($i ~ /^[a-z]+:\/\//) { print $i; break } }'
+	cat /etc/apt/sources.list.d/*.sources 2>/dev/null |
+		awk 'tolower($1) == "uris:" { for (i = 2; i <= NF; i++) print $i }'
+}
 # The archive URI the machine's own apt sources use for Debian (not the
 # security archive), so that the newer suite comes from the same mirror.
 debian_mirror() {
 	local uri
-	uri=$(
-		{
-			cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
-				awk '$1 == "deb" { for (i = 2; i <= NF; i++) if ($i ~ /^[a-z]+:\/\//) { print $i; break } }'
-			cat /etc/apt/sources.list.d/*.sources 2>/dev/null |
-				awk 'tolower($1) == "uris:" { for (i = 2; i <= NF; i++) print $i }'
-		} | grep -v -e security -e '^$' | grep -E '/debian/?$' | head -n 1
-	) || true
+	uri=$(apt_source_uris | grep -v -e security -e '^$' | grep -E '/debian/?$' | head -n 1) || true
 	[ -n "$uri" ] || die "no Debian archive found in /etc/apt/sources.list or /etc/apt/sources.list.d" \
 		"add the machine's Debian mirror to its apt sources, or set URINGPROBE_DEBIAN_MIRROR"
 	echo "${uri%/}"
@@ -188,6 +189,45 @@ newer_source_unpack() {
 	mv "$dest.tmp/src" "$dest"
 	rm -rf "$dest.tmp"
 	touch "$dest/.unpacked"
+}
+
+# A root-only check's results as Uringprobe::Counts reads them:
+# checks_begin SUITE FILE, then check NAME CONDITION (CONDITION eval'd) and
+# skip N WHY (N checks not tried), then checks_end: the "counts" line, a
+# "test" line per check and a "skip" line per part not tried; 0 when none
+# failed.
+checks_begin() { check_suite=$1 check_file=$2 passed=0 failed=0 skipped=0 tests= skips=; }
+check() {
+	local result=ok
+	if eval "$2"; then
+		passed=$((passed + 1))
+		echo "ok - $1"
+	else
+		result=fail failed=$((failed + 1))
+		echo "not ok - $1"
+	fi
+	tests+=$(printf 'test\t%s\t%s\t%s\t%s' "$check_suite" "$check_file" "$result" "$1")$'\n'
+}
+skip() {
+	skipped=$((skipped + $1))
+	skips+=$(printf 'skip\t%s\t%s\t%s' "$check_suite" "$check_file" "$2")$'\n'
+}
+checks_end() {
+	printf 'counts\t%s\t%d\t%d\t%d\n' "$check_suite" "$passed" "$failed" "$skipped"
+	printf '%s' "$tests" "$skips"
+	[ "$failed" -eq 0 ]
+}
+
+# copy_source_tree DIR: the work tree's source files into DIR, as a source
+# package holds them: git's, with those not yet added; from a tree without
+# git, all but what builds and runs leave.
+copy_source_tree() {
+	if git -C "$UP_ROOT" rev-parse --git-dir >/dev/null 2>&1; then
+		(cd "$UP_ROOT" && git ls-files -co --exclude-standard -z | xargs -0 cp --parents -t "$1")
+	else
+		(cd "$UP_ROOT" && tar -c --exclude=./results --exclude=./log --exclude=./tmp_check --exclude='./build*' \
+			--exclude='*.o' --exclude='*.so' --exclude=./uringprobe-cli --exclude='./uringprobe--*.sql' .) | tar -x -C "$1"
+	fi
 }
 
 short_hash() { printf '%s' "$*" | sha256sum | cut -c1-10; }
