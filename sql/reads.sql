@@ -5,9 +5,13 @@ CREATE EXTENSION IF NOT EXISTS uringprobe;
 LOAD 'uringprobe';
 SET uringprobe.scratch_dirs = '/tmp';
 -- Every method reads every byte once, in either order; cold starts with
--- none of the file's pages cached, warm with all of them.
+-- none of the file's pages cached, warm with all of them. A scratch
+-- directory in memory (a /tmp on tmpfs) keeps every page: cold cannot be
+-- made there, and resident_before says so.
+SELECT value IN ('tmpfs', 'ramfs') AS scratch_in_memory
+FROM uringprobe_environment() WHERE name = 'fs.scratch' \gset
 SELECT variant, status, ops, in_flight, cache, file_mb, max_in_flight,
-       resident_before, pages,
+       resident_before = CASE WHEN :'scratch_in_memory'::boolean THEN pages ELSE 0 END AS resident_as_cold_leaves, pages,
        read_calls IS NOT NULL AS preads, fadvise_calls, enters IS NOT NULL AS entered,
        worker_wakeups IS NOT NULL AS handed_off
 FROM (VALUES ('sync'), ('sync_fadvise'), ('io_uring'), ('workers')) m(method),
