@@ -102,11 +102,14 @@ ensure_packages() {
 	is_root || die "missing Debian packages: ${missing[*]}" \
 		"install them as root: apt-get install ${missing[*]}"
 	log "installing Debian packages: ${missing[*]}"
-	if ! DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}" >"$UP_CACHE/apt-install.log" 2>&1; then
+	# (another apt at work on the machine is waited for, not taken for a
+	# failure)
+	local apt_get=(apt-get -o DPkg::Lock::Timeout=600)
+	if ! DEBIAN_FRONTEND=noninteractive "${apt_get[@]}" install -y --no-install-recommends "${missing[@]}" >"$UP_CACHE/apt-install.log" 2>&1; then
 		log "package install failed; refreshing the package lists once and retrying"
-		apt-get update >>"$UP_CACHE/apt-install.log" 2>&1 ||
+		"${apt_get[@]}" update >>"$UP_CACHE/apt-install.log" 2>&1 ||
 			die "apt-get update failed: no access to the package archive?" "log: $UP_CACHE/apt-install.log"
-		DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}" >>"$UP_CACHE/apt-install.log" 2>&1 ||
+		DEBIAN_FRONTEND=noninteractive "${apt_get[@]}" install -y --no-install-recommends "${missing[@]}" >>"$UP_CACHE/apt-install.log" 2>&1 ||
 			{ tail -n 20 "$UP_CACHE/apt-install.log" >&2; die "could not install: ${missing[*]}" "log: $UP_CACHE/apt-install.log"; }
 	fi
 }
