@@ -13,9 +13,10 @@
 
 EXTENSION = uringprobe
 MODULE_big = uringprobe
-# The install script is made from the engine's tables of SQL functions
-# (src/engine/registry): `uringprobe-cli sql`.
-DATA_built = uringprobe--0.1.sql
+# The scripts are made from the engine's tables of SQL functions
+# (src/engine/registry): every version's install script and each upgrade,
+# as `uringprobe-cli sql --scripts` lists them (t/029 checks this list).
+DATA_built = uringprobe--0.1.sql uringprobe--0.1--0.2.sql uringprobe--0.2.sql
 # Every file in sql/, error_of first (it creates the extension and the
 # helper the others call bad input through); `make regress-list` prints them.
 REGRESS = error_of $(sort $(filter-out error_of,$(basename $(notdir $(wildcard sql/*.sql)))))
@@ -58,8 +59,11 @@ all: uringprobe-cli
 uringprobe-cli: $(ENGINE_OBJS) $(CLI_OBJS)
 	$(CXX) $(CXXFLAGS) $(PG_CXXFLAGS) $(LDFLAGS) -o $@ $^ -luring -ldl -pthread
 
-uringprobe--0.1.sql: uringprobe-cli
-	./uringprobe-cli sql >$@.tmp && mv $@.tmp $@
+uringprobe--%.sql: uringprobe-cli
+	./uringprobe-cli sql --script $@ >$@.tmp && mv $@.tmp $@
+# the scripts alone
+scripts: $(DATA_built)
+.PHONY: scripts
 
 install: install-cli
 install-cli: uringprobe-cli

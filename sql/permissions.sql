@@ -33,6 +33,13 @@ SELECT count(*) > 0 AS allowed FROM uringprobe_environment();
 -- the readings leave the backend as it was: no io_uring fd, mapping or
 -- thread (an SQPOLL thread) more
 SELECT count(*) > 0 AS read FROM uringprobe_postmaster();
+-- the exporters' one row: its columns, whatever the server
+SELECT io_method IS NOT DISTINCT FROM nullif(current_setting('io_method', true), '') AS its_io_method,
+       io_uring_disabled IS NOT NULL AS sysctl_read, seccomp IN ('none', 'strict', 'filter') AS seccomp_read,
+       (ring_layout IS NULL) = (current_setting('server_version_num')::int < 180000) AS layout_on_18,
+       postmaster_io_uring_fds >= 0 AS postmaster_read,
+       memlock_margin_bytes IS NULL OR memlock_margin_bytes = memlock_limit_bytes - ring_memory_bytes AS margin
+FROM uringprobe_monitor();
 SELECT io_uring_fds = :before_fds AS same_fds, io_uring_mappings = :before_maps AS same_mappings,
        threads = :before_threads AS same_threads
 FROM uringprobe_backend();

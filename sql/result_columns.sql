@@ -11,7 +11,7 @@ FROM (SELECT proname, pg_get_function_arguments(p.oid) AS args
       FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid AND d.classid = 'pg_proc'::regclass
       JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'uringprobe') p
 WHERE proname NOT IN ('uringprobe_environment', 'uringprobe_advise', 'uringprobe_advise_script',
-                      'uringprobe_postmaster', 'uringprobe_backend')
+                      'uringprobe_postmaster', 'uringprobe_backend', 'uringprobe_monitor')
 ORDER BY 1;
 -- uringprobe_events() declared again with its OUT columns changed: the
 -- call is refused naming the column, never returned misread.

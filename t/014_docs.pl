@@ -128,7 +128,7 @@ for my $line (split /\n/, $installed)
 	# in SQL (NULL), to PostgreSQL 18's on the command line, so there
 	# names and types only
 	my ($command) = $name =~ /^uringprobe_(\w+)$/;
-	ok($commands{$command} || $name =~ /^uringprobe_(postmaster|backend)$/, "$name is a command of uringprobe-cli");
+	ok($commands{$command} || $name =~ /^uringprobe_(postmaster|backend|monitor)$/, "$name is a command of uringprobe-cli");
 	if ($commands{$command})
 	{
 		my ($tsv) = run_command([ "$server->{bindir}/uringprobe-cli", 'params', $command, '--format', 'tsv' ]);
@@ -165,7 +165,7 @@ is_deeply([ grep { my $c = $_; !grep { $_ eq "uringprobe_$c" } @functions } sort
 	  sort keys %commands;
 	my %long = map { $_->[1] =~ /^(uringprobe_\w+)\(/ ? ($1 => 1) : () } long_runs('/scratch');
 	push @missing, map { "$_ (a long run in its entry in src/engine/registry)" }
-	  grep { !$long{$_} && !/^uringprobe_(environment|advise|postmaster|backend)$/ } @functions;
+	  grep { !$long{$_} && !/^uringprobe_(environment|advise|postmaster|backend|monitor)$/ } @functions;
 	is_deeply(\@missing, [], 'every command has its regression tests, every experiment a long run to stop');
 }
 $node->stop;

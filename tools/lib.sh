@@ -360,9 +360,9 @@ stage_suite() {
 	cp -a "$UP_ROOT/t" "$UP_ROOT/sql" "$UP_ROOT/expected" "$UP_ROOT/bench" "$UP_ROOT/test" "$stage/suite/"
 	# the docs, the Makefile and the sources, for t/014's checks that they
 	# agree with the code and of the code's layers and sizes; the
-	# distribution's files, for t/029's
+	# distribution's files, for t/029's and t/030's
 	cp -a "$UP_ROOT/docs" "$UP_ROOT/README.md" "$UP_ROOT/Makefile" "$UP_ROOT/src" "$stage/suite/"
-	cp -a "$UP_ROOT/META.json" "$UP_ROOT/uringprobe.control" "$UP_ROOT/meson.build" "$stage/suite/"
+	cp -a "$UP_ROOT/META.json" "$UP_ROOT/uringprobe.control" "$UP_ROOT/meson.build" "$UP_ROOT/debian" "$stage/suite/"
 	# the TAP modules and runner, make bench's driver for t/008, the server patches
 	cp -a "$UP_ROOT/tools" "$UP_ROOT/patches" "$stage/suite/"
 	cp "$stage/servers.list" "$stage/suite/servers.list"

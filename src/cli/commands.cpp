@@ -311,13 +311,19 @@ int cmd_params(int argc, char** argv) {
 }
 
 int cmd_sql(int argc, char** argv) {
-    if (argc == 1 && std::string(argv[0]) == "--long-runs") {
+    const std::string opt = argc > 0 ? argv[0] : "";
+    if (argc == 0) {
+        std::fputs(install_script().c_str(), stdout);
+    } else if (argc == 1 && opt == "--long-runs") {
         std::fputs(long_runs_tsv().c_str(), stdout);
-        return 0;
+    } else if (argc == 1 && opt == "--scripts") {
+        for (const std::string& f : extension_scripts())
+            std::printf("%s\n", f.c_str());
+    } else if (argc == 2 && opt == "--script") {
+        std::fputs(extension_script(argv[1]).c_str(), stdout);
+    } else {
+        usage_error("sql takes --long-runs, --scripts or --script FILE");
     }
-    if (argc > 0)
-        usage_error("sql takes no options but --long-runs");
-    std::fputs(install_script().c_str(), stdout);
     return 0;
 }
 

@@ -3,6 +3,7 @@
 #include "contract/error.hpp"
 #include "experiments/completions_experiment.hpp"
 #include "experiments/environment.hpp"
+#include "experiments/monitor.hpp"
 #include "uring/io_uring_caps.hpp"
 
 #include <gtest/gtest.h>
@@ -142,4 +143,17 @@ TEST(Refusal, EnvironmentWithoutTheProbeMakesNoRing) {
     EXPECT_FALSE(says(out, "io_uring.setup.")) << out;
     EXPECT_TRUE(says(out, "pg18.io_uring.verdict\tnot probed\t")) << out;
     EXPECT_TRUE(says(out, "pg18.io_uring.layout\t")) << out;
+}
+
+// The monitoring reading names only what refuses io_uring for certain
+// without a ring: the sysctl, seccomp's strict mode; a filter may or may
+// not, which only a ring shows.
+TEST(Refusal, TheMonitoringReadingNamesOnlyCertainRefusals) {
+    EXPECT_EQ(refused_without_a_ring(facts("2", 0)), "kernel.io_uring_disabled = 2");
+    EXPECT_EQ(refused_without_a_ring(facts("1", 0)),
+              "kernel.io_uring_disabled = 1, outside kernel.io_uring_group");
+    EXPECT_EQ(refused_without_a_ring(facts("1", 0, true)), "");
+    EXPECT_EQ(refused_without_a_ring(facts("0", 1)), "seccomp strict mode");
+    EXPECT_EQ(refused_without_a_ring(facts("0", 2)), "");
+    EXPECT_EQ(refused_without_a_ring(facts("", 0)), "");
 }

@@ -1,8 +1,10 @@
+#include "contract/error.hpp"
 #include "contract/result.hpp"
 #include "registry/sql_functions.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 #include <stdexcept>
 
@@ -95,4 +97,37 @@ TEST(SqlFunctions, AnExperimentsCommandIsNamedByItsEntry) {
         EXPECT_EQ(f.in_process.summary.rfind(f.name + ": ", 0), 0u) << f.in_process.summary;
     }
     EXPECT_GE(commands, 5);
+}
+
+// Each version's install script declares the entries that version holds,
+// and the upgrade to it those it added, so that an upgraded extension has
+// the objects a fresh install of the same version has (t/030 compares the
+// catalogs on every server).
+TEST(SqlFunctions, EachVersionsScriptsHoldWhatItAdded) {
+    const auto& versions = extension_versions();
+    ASSERT_GE(versions.size(), 2u);
+    const std::vector<std::string> scripts = extension_scripts();
+    EXPECT_EQ(scripts.size(), 2 * versions.size() - 1);
+    EXPECT_EQ(install_script(), extension_script("uringprobe--" + versions.back() + ".sql"));
+    for (size_t i = 0; i + 1 < versions.size(); ++i) {
+        const std::string& from = versions[i];
+        const std::string& to = versions[i + 1];
+        const std::string older = extension_script("uringprobe--" + from + ".sql");
+        const std::string newer = extension_script("uringprobe--" + to + ".sql");
+        const std::string upgrade = extension_script("uringprobe--" + from + "--" + to + ".sql");
+        EXPECT_NE(upgrade.find("ALTER EXTENSION uringprobe UPDATE TO '" + to + "'"),
+                  std::string::npos);
+        for (const SqlFunction& f : sql_functions()) {
+            const size_t since =
+                std::find(versions.begin(), versions.end(), f.since) - versions.begin();
+            ASSERT_LT(since, versions.size()) << f.name << ": since a version there is not";
+            const std::string create = "CREATE FUNCTION uringprobe_" + f.name + "(";
+            const bool in_older = older.find(create) != std::string::npos;
+            EXPECT_TRUE(newer.find(create) != std::string::npos || since > i + 1) << f.name;
+            EXPECT_EQ(upgrade.find(create) != std::string::npos, since == i + 1) << f.name;
+            EXPECT_EQ(in_older, since <= i) << f.name;
+        }
+    }
+    EXPECT_THROW(extension_script("uringprobe--9.9.sql"), InvalidArgument);
+    EXPECT_THROW(extension_script("uringprobe--0.2--0.1.sql"), InvalidArgument);
 }

@@ -8,10 +8,13 @@
 #include "experiments/environment.hpp"
 #include "experiments/events_experiment.hpp"
 #include "experiments/extend_experiment.hpp"
+#include "experiments/monitor.hpp"
 #include "experiments/reads_experiment.hpp"
 #include "experiments/rings_experiment.hpp"
 #include "os/process_snapshot.hpp"
 #include "uring/pg_ring_plan.hpp"
+
+#include "contract/error.hpp"
 
 #include <set>
 #include <stdexcept>
@@ -259,6 +262,15 @@ const char kPostmasterAccess[] = "Reading the server's processes: for monitoring
 
 const char kBackendAbout[] = "This backend as uringprobe_process sees it.";
 const char kBackendAccess[] = "Reading the server's processes: for monitoring.";
+const char kMonitorAbout[] =
+    "One row for exporters, read without I/O and without making a ring: the server's "
+    "io_method; kernel.io_uring_disabled, seccomp, and what of them refuses io_uring to this "
+    "backend for certain (NULL: nothing does; a seccomp filter may, which only "
+    "uringprobe_environment(probe => true) shows); the ring layout and rings PostgreSQL 18 "
+    "sets up at the server's settings and their memory; the io_uring fds and mappings the "
+    "postmaster holds; RLIMIT_MEMLOCK and its margin over the rings' memory (what they lock "
+    "where the kernel charges ring memory to it; NULL: unlimited).";
+const char kMonitorAccess[] = "Reading the server's processes and limits: for monitoring.";
 
 } // namespace
 
@@ -323,7 +335,22 @@ const std::vector<SqlFunction>& sql_functions() {
          kBackendAccess,
          {},
          {}},
+        {"monitor",
+         kMonitorAbout,
+         {},
+         monitor_columns(),
+         "",
+         "pg_monitor",
+         kMonitorAccess,
+         {},
+         {},
+         "0.2"},
     };
+    return all;
+}
+
+const std::vector<std::string>& extension_versions() {
+    static const std::vector<std::string> all = {"0.1", "0.2"};
     return all;
 }
 
@@ -334,18 +361,72 @@ const SqlFunction& sql_function(const std::string& name) {
     throw std::logic_error("no SQL function uringprobe_" + name);
 }
 
-std::string install_script() {
-    std::string out = "/* uringprobe--0.1.sql: made by `uringprobe-cli sql` from the entries of\n"
-                      "   src/engine/registry/sql_functions.cpp */\n\n"
-                      "-- complain if script is sourced in psql, rather than via CREATE EXTENSION\n"
-                      "\\echo Use \"CREATE EXTENSION uringprobe\" to load this file. \\quit\n";
+namespace {
+
+// The position of `version` among extension_versions() (InvalidArgument
+// for one that is not there).
+size_t version_index(const std::string& version) {
+    const auto& all = extension_versions();
+    for (size_t i = 0; i < all.size(); ++i)
+        if (all[i] == version)
+            return i;
+    throw InvalidArgument("uringprobe has no version '" + version + "'");
+}
+
+// The script of the entries added after version index `after` (-1: none)
+// up to index `upto`, under its file's name.
+std::string script(const std::string& file_name, long after, size_t upto) {
+    const bool upgrade = after >= 0;
+    std::string out = "/* " + file_name +
+                      ": made by `uringprobe-cli sql` from the entries of\n"
+                      "   src/engine/registry/sql_functions.cpp */\n\n";
+    out += upgrade ? "-- complain if script is sourced in psql, rather than via ALTER EXTENSION\n"
+                     "\\echo Use \"ALTER EXTENSION uringprobe UPDATE TO '" +
+                         extension_versions()[upto] + "'\" to load this file. \\quit\n"
+                   : "-- complain if script is sourced in psql, rather than via CREATE EXTENSION\n"
+                     "\\echo Use \"CREATE EXTENSION uringprobe\" to load this file. \\quit\n";
+    const auto added = [&](const std::string& since) {
+        const long i = static_cast<long>(version_index(since));
+        return i > after && i <= static_cast<long>(upto);
+    };
     std::set<std::string> types_made;
     for (const SqlFunction& f : sql_functions()) {
+        if (!added(f.since))
+            continue;
         if (!f.row_type.empty() && types_made.insert(f.row_type).second)
             out += "\n" + create_type(f.row_type, f.columns);
         out += "\n" + create_function(f);
     }
     return out;
+}
+
+} // namespace
+
+std::vector<std::string> extension_scripts() {
+    const auto& all = extension_versions();
+    std::vector<std::string> out;
+    for (size_t i = 0; i < all.size(); ++i) {
+        out.push_back("uringprobe--" + all[i] + ".sql");
+        if (i + 1 < all.size())
+            out.push_back("uringprobe--" + all[i] + "--" + all[i + 1] + ".sql");
+    }
+    return out;
+}
+
+std::string extension_script(const std::string& file_name) {
+    const auto& all = extension_versions();
+    for (size_t i = 0; i < all.size(); ++i) {
+        if (file_name == "uringprobe--" + all[i] + ".sql")
+            return script(file_name, -1, i);
+        if (i + 1 < all.size() && file_name == "uringprobe--" + all[i] + "--" + all[i + 1] + ".sql")
+            return script(file_name, static_cast<long>(i), i + 1);
+    }
+    throw InvalidArgument("uringprobe ships no script '" + file_name +
+                          "' (uringprobe-cli sql --scripts lists them)");
+}
+
+std::string install_script() {
+    return extension_script("uringprobe--" + extension_versions().back() + ".sql");
 }
 
 std::string long_runs_tsv() {

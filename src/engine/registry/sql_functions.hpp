@@ -45,6 +45,10 @@ struct SqlFunction {
     std::string why_granted;     // the install script's comment on that grant
     std::vector<LongRun> long_runs; // an experiment's: at least one
     InProcess in_process;           // an experiment's: its CLI command
+    // The extension version that added it. What a version added is its
+    // upgrade script; an entry never changes once a version holds it (a
+    // changed function is a new one, as contrib versions its C symbols).
+    std::string since = "0.1";
 };
 
 // Every function, in the install script's order.
@@ -52,7 +56,16 @@ const std::vector<SqlFunction>& sql_functions();
 // The entry of `name` (std::logic_error for one there is not).
 const SqlFunction& sql_function(const std::string& name);
 
-// The extension's install script (uringprobe--<version>.sql).
+// The extension's versions, oldest first; the last is the control file's
+// default_version.
+const std::vector<std::string>& extension_versions();
+// The scripts the extension ships: the install script of every version
+// (uringprobe--<version>.sql) and the upgrade from each to the next
+// (uringprobe--<from>--<to>.sql).
+std::vector<std::string> extension_scripts();
+// One of those by its file name (InvalidArgument for another name).
+std::string extension_script(const std::string& file_name);
+// The install script of the newest version.
 std::string install_script();
 // Every entry's long runs, a line each: label, call, warm-up (tab-separated).
 std::string long_runs_tsv();
