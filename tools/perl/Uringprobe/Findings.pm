@@ -48,6 +48,20 @@ sub compare
 	return { ratio => median(@$x) / median(@$y), ci => $ci, verdict => $verdict, runs => [ scalar(@$x), scalar(@$y) ] };
 }
 
+# $c, kept in finding %$f's figures under its name (for the results
+# database: each report's ratios as numbers), and returned
+sub figure
+{
+	my ($f, $name, $c) = @_;
+	if ($c)
+	{
+		my ($lo, $hi) = ($c->{ci} // '') =~ /^([\d.]+)-([\d.]+)$/;
+		push @{ $f->{figures} }, { figure => $name, ratio => $c->{ratio}, lo => $lo, hi => $hi,
+			verdict => $c->{verdict}, runs => $c->{runs} };
+	}
+	return $c;
+}
+
 # "1.95x (95% interval 1.90-2.01 over 3 and 3 runs: differs)"
 sub said
 {
@@ -117,8 +131,8 @@ sub rings_finding
 			  grep { $_->{server} eq 'pg18-separate' && $_->{io_method} eq 'io_uring' } @$churn));
 		if (defined $mc)
 		{
-			$symptom = compare(map { values_where($churn, 'conn_ms', server => 'pg18-separate', io_method => $_, max_connections => $mc) } qw(io_uring sync));
-			$fix = compare(map { values_where($churn, 'conn_ms', server => 'pg18-combined', io_method => $_, max_connections => $mc) } qw(io_uring sync));
+			$symptom = figure(\%f, 'connection time io_uring / sync, one ring per backend (pg18-separate)', compare(map { values_where($churn, 'conn_ms', server => 'pg18-separate', io_method => $_, max_connections => $mc) } qw(io_uring sync)));
+			$fix = figure(\%f, 'connection time io_uring / sync, one region (pg18-combined)', compare(map { values_where($churn, 'conn_ms', server => 'pg18-combined', io_method => $_, max_connections => $mc) } qw(io_uring sync)));
 			push @here, "connection time io_uring / sync at max_connections $mc: pg18-separate " . said($symptom) if $symptom;
 			push @here, 'pg18-combined (one region) ' . said($fix) if $fix;
 			my $cost = $symptom
@@ -136,7 +150,7 @@ sub rings_finding
 	{
 		my ($n) = reverse numerically(distinct(map { $_->{rings} } grep { $_->{server} eq $server && $_->{variant} eq 'mmap' } @$rings));
 		$mechanism = defined $n
-		  ? compare(map { values_where($rings, 'p50_us', server => $server, where => 'backend', variant => $_, rings => $n) } qw(mmap no_mmap))
+		  ? figure(\%f, 'fork and exit, mmap rings / one region', compare(map { values_where($rings, 'p50_us', server => $server, where => 'backend', variant => $_, rings => $n) } qw(mmap no_mmap)))
 		  : undef;
 		push @here, "fork and exit of a backend holding $n rings ($server), mmap layout / one region " . said($mechanism)
 		  if $mechanism;
@@ -162,7 +176,7 @@ sub completions_finding
 	my $batch = values_where($runs, 'sqpoll_ns_per_completion', %report2, resubmit => 'batch');
 	my @here;
 	push @here, sprintf('the SQPOLL thread\'s CPU per completion in the report\'s cell (recv, depth 100, replaced per CQE): %.0f ns', median(@$each)) if @$each;
-	my $c = compare($each, $batch);
+	my $c = figure(\%f, 'SQPOLL thread CPU per completion, per CQE / per batch', compare($each, $batch));
 	push @here, 'per CQE / per batch ' . said($c) if $c;
 	# The cell keeps three threads busy: the datagram sender, the thread
 	# that submits and reaps, and the SQPOLL thread; with fewer CPUs they
@@ -219,7 +233,7 @@ sub extend_finding
 		} grep { $_ >= 2 } distinct(map { $_->{sessions} } grep { $_->{fs} eq $fs } @$sizing);
 		if (defined $n)
 		{
-			$mechanism = compare(map { values_where($sizing, 'seconds', fs => $fs, sessions => $n, sizing => $_) } qw(waiters waiters_prior));
+			$mechanism = figure(\%f, "extension time, sizing by waiters / with the fix, $fs, $n sessions", compare(map { values_where($sizing, 'seconds', fs => $fs, sessions => $n, sizing => $_) } qw(waiters waiters_prior)));
 			push @here, sprintf('extension sized by the waiters, %s, %d sessions: %s fallocate<->zeros switches '
 				  . 'without the fix, %s with it; time without / with %s', $fs, $n,
 				median(@{ values_where($sizing, 'switches', fs => $fs, sessions => $n, sizing => 'waiters') }),
@@ -227,7 +241,7 @@ sub extend_finding
 				said($mechanism)) if $mechanism;
 			# tmpfs has no disk: what the smaller extensions cost by their
 			# number alone, with no filesystem penalty
-			my $control = compare(map { values_where($sizing, 'seconds', fs => 'tmpfs', sessions => $n, sizing => $_) } qw(waiters waiters_prior));
+			my $control = figure(\%f, "extension time on tmpfs, sizing by waiters / with the fix, $n sessions", compare(map { values_where($sizing, 'seconds', fs => 'tmpfs', sessions => $n, sizing => $_) } qw(waiters waiters_prior)));
 			push @here, "on tmpfs (no disk: the cost of more, smaller extensions alone) " . said($control) if $mechanism && $control;
 			$f{headline} = sprintf('%s, %d sessions: %s fallocate<->zeros switches without the fix, %s with it; time without / with %s',
 				$fs, $n, median(@{ values_where($sizing, 'switches', fs => $fs, sessions => $n, sizing => 'waiters') }),
@@ -242,14 +256,14 @@ sub extend_finding
 		{
 			my $pg15 = values_where($copy, 'seconds', server => 'pg15', fs => $fs, clients => $c);
 			my $noprior = values_where($copy, 'seconds', server => 'pg18-noprior', fs => $fs, clients => $c);
-			my $r = compare($noprior, $pg15);
+			my $r = figure(\%f, "COPY time on $fs, $c clients, pg18-noprior / pg15", compare($noprior, $pg15));
 			my $fixed = values_where($copy, 'seconds', server => 'pg18-combined', io_method => 'sync',
 				file_extend_method => 'posix_fallocate', fs => $fs, clients => $c);
-			my $p = compare($fixed, $pg15);
+			my $p = figure(\%f, "COPY time on $fs, $c clients, the fix / pg15", compare($fixed, $pg15));
 			next unless $r;
 			# the report's regression: slower than 15, and slower than
 			# the same server with the fix (else something else made it)
-			my $q = compare($noprior, $fixed);
+			my $q = figure(\%f, "COPY time on $fs, $c clients, pg18-noprior / the fix", compare($noprior, $fixed));
 			$f{copy_headline} //= "COPY, $c clients: pg18-noprior / pg15 " . brief($r) . ($q ? ', / the fix ' . brief($q) : '');
 			push @worse, "$c clients: pg18-noprior / pg15 " . said($r) . ($q ? ', / pg18 (the fix) ' . said($q) : '')
 			  . ($p ? ', pg18 / pg15 ' . said($p) : '');
@@ -269,7 +283,7 @@ sub extend_finding
 	{
 		my ($n) = reverse numerically(distinct(map { $_->{sessions} } grep { $_->{fs} eq $fs } @$extend));
 		my %m = (fs => $fs, where => 'backend', interface => 'sync', sessions => $n);
-		my $z = compare(map { values_where($extend, 'seconds', %m, strategy => $_) } qw(mdzeroextend write_zeros));
+		my $z = figure(\%f, "extension time on $fs, $n sessions, mdzeroextend / write_zeros", compare(map { values_where($extend, 'seconds', %m, strategy => $_) } qw(mdzeroextend write_zeros)));
 		$f{advice} = "on $fs, file_extend_method = write_zeros (PostgreSQL 18): mdzeroextend's mix took " . said($z)
 		  . " the time of zeros alone at $n sessions" if more($z);
 	}
@@ -284,9 +298,9 @@ sub events_finding
 	my $runs = ok_rows($dir, file_of(events => 'runs'));
 	my %m = (where => 'backend', pipes => 1, peer => 'self');
 	my $epoll = values_where($runs, 'ops_per_sec', %m, variant => 'epoll');
-	my $oneshot = compare(values_where($runs, 'ops_per_sec', %m, variant => 'uring_oneshot'), $epoll);
-	my $multi = compare(values_where($runs, 'ops_per_sec', %m, variant => 'uring_multishot'), $epoll);
-	my $multi_defer = compare(values_where($runs, 'ops_per_sec', %m, variant => 'uring_multishot_defer'), $epoll);
+	my $oneshot = figure(\%f, 'events/s, io_uring one-shot / epoll', compare(values_where($runs, 'ops_per_sec', %m, variant => 'uring_oneshot'), $epoll));
+	my $multi = figure(\%f, 'events/s, io_uring multishot / epoll', compare(values_where($runs, 'ops_per_sec', %m, variant => 'uring_multishot'), $epoll));
+	my $multi_defer = figure(\%f, 'events/s, io_uring multishot with DEFER_TASKRUN / epoll', compare(values_where($runs, 'ops_per_sec', %m, variant => 'uring_multishot_defer'), $epoll));
 	$f{here} = join('; ', ($oneshot ? 'events/s one-shot / epoll ' . said($oneshot) : ()),
 		($multi ? 'multishot / epoll ' . said($multi) : ()),
 		($multi_defer ? 'multishot + DEFER_TASKRUN / epoll ' . said($multi_defer) : ()));
@@ -320,11 +334,11 @@ sub reads_finding
 	my $sec = sub { my ($io, $w) = @_; return values_where($runs, 'seconds', %m, io_method => $io, workload => $w); };
 	my ($worker) = grep { /^worker/ } distinct(map { $_->{io_method} } @$runs);
 	my $wname = $worker ? ($worker =~ /^worker:(\d+)$/ ? "worker($1)" : 'worker(3)') : '';
-	my $uring = compare($sec->('sync', 'seqscan'), $sec->('io_uring', 'seqscan'));
-	my $wk = $worker ? compare($sec->('sync', 'seqscan'), $sec->($worker, 'seqscan')) : undef;
-	my $over = $worker ? compare($sec->($worker, 'seqscan'), $sec->('io_uring', 'seqscan')) : undef;
-	my $bitmap = compare($sec->('sync', 'bitmap'), $sec->('io_uring', 'bitmap'));
-	my $index = compare($sec->('sync', 'index'), $sec->('io_uring', 'index'));
+	my $uring = figure(\%f, 'cold seqscan time, sync / io_uring', compare($sec->('sync', 'seqscan'), $sec->('io_uring', 'seqscan')));
+	my $wk = $worker ? figure(\%f, 'cold seqscan time, sync / worker', compare($sec->('sync', 'seqscan'), $sec->($worker, 'seqscan'))) : undef;
+	my $over = $worker ? figure(\%f, 'cold seqscan time, worker / io_uring', compare($sec->($worker, 'seqscan'), $sec->('io_uring', 'seqscan'))) : undef;
+	my $bitmap = figure(\%f, 'cold bitmap heap scan time, sync / io_uring', compare($sec->('sync', 'bitmap'), $sec->('io_uring', 'bitmap')));
+	my $index = figure(\%f, 'cold index scan time, sync / io_uring', compare($sec->('sync', 'index'), $sec->('io_uring', 'index')));
 	my ($kb) = distinct(map { $_->{read_ahead_kb} } grep { ($_->{storage} // '') eq ($st // '') } @$runs);
 	my $where = $st ? "$st, read_ahead_kb " . ($kb // '?') : '';
 	$f{here} = join('; ',
