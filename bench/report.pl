@@ -9,7 +9,7 @@
 #   results.json the configuration echo, the environment report of every server, the
 #                cells with their repetitions, and the latency histograms
 #
-#   perl bench/report.pl RESULTS_DIR [--baseline DIR] [--threshold PCT]
+#   perl bench/report.pl RESULTS_DIR [--baseline DIR | --baseline-db HOST[@TIME]] [--threshold PCT]
 #   perl bench/report.pl --findings-md [--in-full] RESULTS_DIR
 #
 # The model of the results is Uringprobe::Report::Results, the renderers
@@ -24,7 +24,10 @@
 # With --baseline (the results directory of an earlier run), every cell the
 # two runs share gets the ratio of the medians, and a cell worse by more
 # than --threshold percent (default 10) is a regression: the report lists
-# them and this script exits with status 3. A baseline that shares no cell
+# them and this script exits with status 3. --baseline-db takes the
+# baseline from the results database instead (bench/results-db baseline:
+# host HOST's newest run of this run's profile, or the one started at
+# TIME, "YYYY-MM-DD HH:MI"). A baseline that shares no cell
 # with the run, or measures a benchmark over other parameters, is refused.
 #
 # RESULTS_DIR holds what tools/run-bench wrote: run.tsv (the run: machine,
@@ -45,13 +48,14 @@ use Uringprobe::Report::Results;
 use Uringprobe::Stats qw($noisy_pct);
 use Uringprobe::TextTable qw(read_tsv);
 
-my $usage = "usage: report.pl RESULTS_DIR [--baseline DIR] [--threshold PCT]\n"
+my $usage = "usage: report.pl RESULTS_DIR [--baseline DIR | --baseline-db HOST[\@TIME]] [--threshold PCT]\n"
   . "       report.pl --findings-md [--in-full] RESULTS_DIR\n";
-my ($baseline_dir, $threshold, $findings_md, $in_full) = (undef, 10);
+my ($baseline_dir, $baseline_db, $threshold, $findings_md, $in_full) = (undef, undef, 10);
 GetOptions(
 	'findings-md' => \$findings_md,
 	'in-full' => \$in_full,
 	'baseline=s' => \$baseline_dir,
+	'baseline-db=s' => \$baseline_db,
 	'threshold=f' => \$threshold) or die $usage;
 
 # The findings as the README's table: report, verdict, what was measured.
@@ -70,7 +74,20 @@ if ($findings_md)
 my $dir = shift @ARGV or die $usage;
 my $r = read_results($dir);
 $threshold > 0 or die "the threshold must be a positive percentage, got $threshold\n";
+die "give --baseline or --baseline-db, not both\n" if defined $baseline_dir && defined $baseline_db;
 compare_with_baseline($r, $baseline_dir, $threshold) if defined $baseline_dir;
+if (defined $baseline_db)
+{
+	my ($host, $time) = split /@/, $baseline_db, 2;
+	my @cmd = ("$FindBin::Bin/results-db", 'baseline', '--host', $host, '--profile', $r->{run}{profile} // '',
+		(defined $time ? ('--started', $time) : ()));
+	open my $fh, '-|', @cmd or die "cannot run bench/results-db: $!\n";
+	my $json = do { local $/; <$fh> };
+	close $fh or die "bench/results-db found no baseline for $baseline_db (its error above)\n";
+	my $base = JSON::PP->new->decode($json);
+	$baseline_dir = "the results database (host $base->{run}{host}, started $base->{run}{started})";
+	compare_with_baseline($r, $baseline_dir, $threshold, $base);
+}
 arrange_report($r);
 
 # results.json: the configuration echo, the environment report of every

@@ -43,6 +43,16 @@ CREATE TABLE IF NOT EXISTS cell_runs (
     status text,
     measured jsonb NOT NULL,
     PRIMARY KEY (run_id, file, line));
+-- the report's cells: benchmark, key, metric, median and repetitions
+-- (what report.pl --baseline-db compares with)
+CREATE TABLE IF NOT EXISTS cells (
+    run_id bigint REFERENCES runs ON DELETE CASCADE,
+    benchmark text,
+    id text,
+    metric text,
+    median float8,
+    cell jsonb NOT NULL,
+    PRIMARY KEY (run_id, benchmark, id, metric));
 CREATE TABLE IF NOT EXISTS findings (
     run_id bigint REFERENCES runs ON DELETE CASCADE,
     report int,

@@ -4,7 +4,8 @@
 # results/db, stopped after each command); loading them again changes
 # nothing; a directory of format 1 is refused until given a host, one of a
 # newer format refused by name; the runs, the history of each report's
-# figures, the two hosts side by side and the advice answer.
+# figures, the two hosts side by side and the advice answer; report.pl
+# takes its baseline from the database.
 use strict;
 use warnings;
 use IPC::Run ();
@@ -89,6 +90,21 @@ is($differ, 0, '... equal, the second being a copy of the first');
 ($rc, $out, $err) = results_db('advice');
 is($rc, 0, 'advice') or diag($err);
 like($out, qr/^\s+host\s+\|\s+profile\s+\|\s+server\s+\|\s+setting\s+\|/m, '... its columns');
+# the report's comparison drawn from the database: the second host's copy
+# against the first host's run (the same cells: none worse)
+my @report = ('perl', "$root/bench/report.pl", $second, '--baseline-db', $host);
+($out, $err) = ('', '');
+IPC::Run::run(\@report, '>', \$out, '2>', \$err);
+is($? >> 8, 0, "report.pl --baseline-db $host") or diag($out, $err);
+like($out, qr/(\d+) compared with the results database \(host \Q$host\E, started [-\d: ]+UTC\), 0 regressions/,
+	'... every shared cell compared, none worse');
+like(slurp_file("$second/report.md"), qr/^Baseline: the results database \(host \Q$host\E/m, '... the report names it');
+$report[-1] = 'nohost';
+($out, $err) = ('', '');
+IPC::Run::run(\@report, '>', \$out, '2>', \$err);
+isnt($? >> 8, 0, 'report.pl --baseline-db of a host not loaded: refused');
+like($err, qr/no run of host 'nohost' of profile tiny in the results database/, '... by name');
+
 ($rc, $out, $err) = results_db('nonsense');
 isnt($rc, 0, 'an unknown command: refused');
 

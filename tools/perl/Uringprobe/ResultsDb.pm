@@ -15,10 +15,11 @@ use File::Basename ();
 use JSON::PP ();
 use Uringprobe::Findings;
 use Uringprobe::Manifest qw(runs_specs);
+use Uringprobe::Report::Results qw(run_cells);
 use Uringprobe::TextTable qw(read_tsv);
 use Uringprobe::TsvRows qw(rows);
 
-our @EXPORT_OK = qw(schema_sql read_run_dir load_sql run_key_sql query_sql query_names);
+our @EXPORT_OK = qw(schema_sql read_run_dir load_sql run_key_sql query_sql query_names baseline_sql);
 
 # The run.tsv format this reads: 2 names the host (format 1, before it,
 # loads only with a host given).
@@ -77,7 +78,7 @@ sub read_run_dir
 	my @findings = findings($dir, $r->{benchmarks}, $r->{kernel} // '', $r->{cpus});
 	return {
 		dir => $dir, format => $format, host => $host, run => $r, env => $env, servers => $servers,
-		cells => \@cells, findings => \@findings,
+		cells => \@cells, report_cells => [ run_cells($dir) ], findings => \@findings,
 		advice => rows($dir, 'advise.tsv'), checks => rows($dir, 'advise-checks.tsv') };
 }
 
@@ -134,6 +135,8 @@ sub load_sql
 	$sql .= inserts('cell_runs', 'run_id, benchmark, file, line, server, status, measured',
 		map { [ $id, lit($_->{benchmark}), lit($_->{file}), $_->{line}, lit($_->{server}), lit($_->{status}), jsonb($_->{measured}) ] }
 		  @{ $run->{cells} });
+	$sql .= inserts('cells', 'run_id, benchmark, id, metric, median, cell',
+		map { [ $id, lit($_->{benchmark}), lit($_->{id}), lit($_->{metric}), num($_->{median}), jsonb($_) ] } @{ $run->{report_cells} });
 	for my $f (@{ $run->{findings} })
 	{
 		$sql .= inserts('findings', 'run_id, report, title, verdict, headline, here, advice',
@@ -191,6 +194,33 @@ my %queries = (
 		  . 'FROM uringprobe_results.runs r' . ($p{host} ? ' WHERE host = ' . lit($p{host}) : '') . ' ORDER BY host, started';
 	},
 );
+# A run as a baseline: results.json's format, run, servers and cells, as
+# one JSON value, of host $p{host}'s newest run (of profile $p{profile},
+# started at $p{started} "YYYY-MM-DD HH:MI", where given); no row where
+# there is none.
+sub baseline_sql
+{
+	my (%p) = @_;
+	defined $p{host} or die "baseline: give --host NAME\n";
+	my @where = ('r.host = ' . lit($p{host}));
+	push @where, 'r.profile = ' . lit($p{profile}) if defined $p{profile};
+	push @where, 'r.started = ' . lit("$p{started}+00") . '::timestamptz' if defined $p{started};
+	return <<"SQL";
+SELECT json_build_object(
+    'format', 'uringprobe-results/1',
+    'run', json_build_object('host', r.host, 'machine', h.machine, 'cpu', h.cpu, 'profile', r.profile,
+        'started', to_char(r.started AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI') || ' UTC',
+        'benchmarks', array_to_string(r.benchmarks, ' ')),
+    'servers', coalesce((SELECT json_agg(json_build_object('name', s.server, 'version', s.version) ORDER BY s.server)
+        FROM uringprobe_results.servers s WHERE s.run_id = r.run_id), '[]'),
+    'cells', coalesce((SELECT json_agg(c.cell ORDER BY c.benchmark, c.id, c.metric)
+        FROM uringprobe_results.cells c WHERE c.run_id = r.run_id), '[]'))
+FROM uringprobe_results.runs r JOIN uringprobe_results.hosts h USING (host)
+WHERE @{[ join(' AND ', @where) ]}
+ORDER BY r.started DESC LIMIT 1;
+SQL
+}
+
 sub ident { my ($n) = @_; return '"' . ($n =~ s/"/""/gr) . '"'; }
 sub query_names { return sort keys %queries; }
 sub query_sql

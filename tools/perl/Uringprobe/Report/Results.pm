@@ -29,7 +29,7 @@ use Uringprobe::TextTable qw(read_tsv);
 use Uringprobe::TsvRows qw(rows rows_where);
 use Uringprobe::UserFiles qw(plain_name);
 
-our @EXPORT = qw(read_results arrange_report advice_sources cell_label fmt_num);
+our @EXPORT = qw(read_results run_cells arrange_report advice_sources cell_label fmt_num);
 
 sub read_results
 {
@@ -44,6 +44,14 @@ sub read_results
 	$r->{environment} = environment($dir);
 	$r->{histograms} = [ histograms($dir, @{ $r->{specs} }) ];
 	return $r;
+}
+
+# Every cell of results directory $dir's runs files (its benchmark, key,
+# metric, median and repetitions), as the report has them.
+sub run_cells
+{
+	my ($dir) = @_;
+	return map { cells_of($dir, $_) } runs_specs();
 }
 
 # run.tsv: "key<TAB>value" lines; env and server lines repeat. error.txt:
