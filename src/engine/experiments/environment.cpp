@@ -156,10 +156,7 @@ void add_kernel_rows(const AddRow& add) {
         add("kernel.io_uring_group", refusal.io_uring_group,
             std::string("this process is ") + (refusal.in_group ? "" : "not ") +
                 "in it or holding CAP_SYS_ADMIN (what counts when kernel.io_uring_disabled is 1)");
-    static const char* const kSeccomp[] = {"none", "strict", "filter"};
-    add("process.seccomp",
-        refusal.seccomp_mode >= 0 && refusal.seccomp_mode <= 2 ? kSeccomp[refusal.seccomp_mode]
-                                                               : "unknown",
+    add("process.seccomp", seccomp_mode_name(refusal.seccomp_mode),
         refusal.seccomp_mode == 2
             ? "filters installed: " +
                   (refusal.seccomp_filters >= 0 ? std::to_string(refusal.seccomp_filters)

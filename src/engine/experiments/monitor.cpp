@@ -19,8 +19,7 @@ MonitorReading read_monitor(const ServerFacts& server, pid_t postmaster) {
     r.io_method = server.io_method;
     const RefusalFacts f = refusal_facts();
     r.io_uring_disabled = f.io_uring_disabled.empty() ? "absent" : f.io_uring_disabled;
-    static const char* const kSeccomp[] = {"none", "strict", "filter"};
-    r.seccomp = f.seccomp_mode >= 0 && f.seccomp_mode <= 2 ? kSeccomp[f.seccomp_mode] : "unknown";
+    r.seccomp = seccomp_mode_name(f.seccomp_mode);
     r.refused_by = refused_without_a_ring(f);
     const ProcessLimits lim = current_limits();
     r.memlock_limit = lim.memlock_soft;

@@ -248,6 +248,11 @@ void probe_memlock_after_enomem(IoUringCaps& caps) {
 
 } // namespace
 
+std::string seccomp_mode_name(int mode) {
+    static const char* const kModes[] = {"none", "strict", "filter"};
+    return mode >= 0 && mode <= 2 ? kModes[mode] : "unknown";
+}
+
 RefusalFacts refusal_facts() {
     RefusalFacts f;
     f.io_uring_disabled = read_first_line("/proc/sys/kernel/io_uring_disabled");

@@ -64,6 +64,9 @@ struct RefusalFacts {
 };
 // This process's facts.
 RefusalFacts refusal_facts();
+// A seccomp mode of /proc/<pid>/status by name: none, strict, filter, or
+// unknown.
+std::string seccomp_mode_name(int mode);
 // Why io_uring_setup failed with `err` (EPERM or ENOSYS), as far as `f`
 // tells: kernel.io_uring_disabled (2, or 1 outside kernel.io_uring_group),
 // a seccomp filter (container runtimes' default profiles refuse io_uring

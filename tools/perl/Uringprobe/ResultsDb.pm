@@ -15,8 +15,7 @@ use File::Basename ();
 use JSON::PP ();
 use Uringprobe::Findings;
 use Uringprobe::Manifest qw(runs_specs);
-use Uringprobe::Report::Results qw(run_cells);
-use Uringprobe::TextTable qw(read_tsv);
+use Uringprobe::Report::Results qw(read_run run_cells);
 use Uringprobe::TsvRows qw(rows);
 
 our @EXPORT_OK = qw(schema_sql read_run_dir load_sql run_key_sql query_sql query_names baseline_sql);
@@ -34,21 +33,6 @@ sub schema_sql
 	return <$fh>;
 }
 
-# The keys of run.tsv ("key<TAB>value"; env and server lines repeat).
-sub run_tsv
-{
-	my ($dir) = @_;
-	my (%r, %env, @servers);
-	for my $row (read_tsv("$dir/run.tsv"))
-	{
-		my ($k, @v) = @$row;
-		if ($k eq 'env') { my ($n, $v) = split /=/, $v[0] // '', 2; $env{$n} = $v; }
-		elsif ($k eq 'server') { push @servers, { server => $v[0], version => $v[1], pg_config => $v[2] }; }
-		elsif ($k ne 'timing') { $r{$k} = $v[0] // ''; }
-	}
-	return (\%r, \%env, \@servers);
-}
-
 # The run of results directory $dir, read whole; %opt: host (for a
 # directory of format 1, which names none).
 sub read_run_dir
@@ -57,7 +41,10 @@ sub read_run_dir
 	$dir =~ s{/+$}{};
 	-d $dir or die "$dir is not a directory\n";
 	-f "$dir/run.tsv" or die "$dir has no run.tsv: not the results of a make bench run\n";
-	my ($r, $env, $servers) = run_tsv($dir);
+	my $read = { dir => $dir };
+	read_run($read);
+	my ($r, $env) = @$read{qw(run config)};
+	my $servers = [ map { { server => $_->{name}, version => $_->{version}, pg_config => $_->{pg_config} } } @{ $read->{servers} } ];
 	my $format = $r->{format} // 1;
 	$format =~ /^\d+$/ && $format <= $newest_format
 	  or die "$dir: run.tsv of format $format, newer than this loader reads ($newest_format): update uringprobe\n";

@@ -29,7 +29,7 @@ use Uringprobe::TextTable qw(read_tsv);
 use Uringprobe::TsvRows qw(rows rows_where);
 use Uringprobe::UserFiles qw(plain_name);
 
-our @EXPORT = qw(read_results run_cells arrange_report advice_sources cell_label fmt_num);
+our @EXPORT = qw(read_results read_run run_cells arrange_report advice_sources cell_label fmt_num);
 
 sub read_results
 {
