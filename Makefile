@@ -2,6 +2,8 @@
 #
 #   make [PG_CONFIG=...]            build the module and the CLI
 #   make install [PG_CONFIG=...]    install both into that server
+#   make uringprobe-cli             the CLI alone (with no server's headers:
+#                                   against the system's liburing)
 #   make installcheck               pg_regress against a running server
 #   make test                       set up servers and run every test
 #   make bench                      set up servers and run the benchmarks
@@ -38,8 +40,16 @@ override with_llvm = no
 # `make test`, `make bench` and `make soak` set up their own servers: no
 # PG_CONFIG needed.
 BOOTSTRAP_GOALS = test bench soak regress-list deb
-ifneq ($(filter-out $(BOOTSTRAP_GOALS),$(or $(MAKECMDGOALS),all)),)
-PGXS := $(shell $(PG_CONFIG) --pgxs 2>/dev/null)
+PGXS := $(wildcard $(shell $(PG_CONFIG) --pgxs 2>/dev/null))
+ifeq ($(PGXS)$(filter-out uringprobe-cli,$(or $(MAKECMDGOALS),all)),)
+# `make uringprobe-cli` where no server's headers are: the CLI alone,
+# against the system's liburing (what tools/run-advise builds on a host
+# whose server is not to be touched).
+uringprobe-cli: CXXFLAGS = -O2 -g $(PG_CXXFLAGS)
+uringprobe-cli: CPPFLAGS = -Isrc/engine
+uringprobe-cli: $(ENGINE_OBJS) $(CLI_OBJS)
+	$(CXX) $(CXXFLAGS) $(LDFLAGS) -o $@ $^ -luring -ldl -pthread
+else ifneq ($(filter-out $(BOOTSTRAP_GOALS),$(or $(MAKECMDGOALS),all)),)
 ifeq ($(PGXS),)
 $(error PG_CONFIG=$(PG_CONFIG) is not a usable pg_config (install postgresql-server-dev-NN or pass PG_CONFIG=/path/to/pg_config))
 endif

@@ -67,6 +67,39 @@ uringprobe_env() {
 	done
 }
 
+# This host as run.tsv describes it (format 2: host, commit, liburing and
+# storage, which bench/results-db keys a run by and describes its host
+# with; a directory without them is of format 1): "key<TAB>value" lines.
+host_tsv_lines() {
+	printf 'format\t2\n'
+	printf 'host\t%s\n' "$(hostname -f 2>/dev/null || hostname)"
+	printf 'commit\t%s\n' "$(git -C "$UP_ROOT" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)"
+	printf 'liburing\t%s\n' "$(dpkg-query -W -f '${Version}' liburing2 2>/dev/null || echo unknown)"
+	printf 'storage\t%s\n' "$(findmnt -n -o SOURCE,FSTYPE --target "$UP_ROOT" 2>/dev/null | tr -s ' ' || echo unknown)"
+	printf 'machine\t%s, kernel %s\n' "$(host_machine)" "$(uname -r)"
+	printf 'cpu\t%s\n' "$(host_cpu)"
+	printf 'cpus\t%s\nkernel\t%s\n' "$(nproc)" "$(uname -r)"
+}
+# the CPU's model name
+host_cpu() { awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo; }
+# "N CPUs, M GiB RAM"
+host_machine() { echo "$(nproc) CPUs, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo) RAM"; }
+
+# reserve_run_name ROOT: a run's name in stamp, the time it started with
+# -2, -3, ... where another run started in the same second; its directory
+# ROOT/.STAMP.incomplete is made now (mkdir is atomic), so two runs never
+# write or replace each other's.
+reserve_run_name() {
+	local base n=1
+	stamp=$(date +%Y%m%d-%H%M%S)
+	base=$stamp
+	mkdir -p "$1"
+	until mkdir "$1/.$stamp.incomplete" 2>/dev/null; do
+		n=$((n + 1))
+		stamp=$base-$n
+	done
+}
+
 # Run a long command with its output in a log file; print a heartbeat so a
 # long build shows progress, and the log's tail if it fails.
 run_logged() {
