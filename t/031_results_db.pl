@@ -4,8 +4,8 @@
 # results/db, stopped after each command); loading them again changes
 # nothing; a directory of format 1 is refused until given a host, one of a
 # newer format refused by name; the runs, the history of each report's
-# figures, the two hosts side by side and the advice answer; report.pl
-# takes its baseline from the database.
+# figures, the two hosts side by side (a host not loaded refused by name)
+# and the advice answer; report.pl takes its baseline from the database.
 use strict;
 use warnings;
 use IPC::Run ();
@@ -87,6 +87,10 @@ my @same = $out =~ /^ tiny\s+\|\s+\d+ \| [^|]+\|\s+([\d.]+) \| [^|]+\|\s+([\d.]+
 ok(@same >= 2, '... figures of both') or diag($out);
 my $differ = grep { $same[2 * $_] ne $same[2 * $_ + 1] } 0 .. @same / 2 - 1;
 is($differ, 0, '... equal, the second being a copy of the first');
+($rc, $out, $err) = results_db('hosts', '--host', $host, '--other', 'nohost');
+isnt($rc, 0, 'hosts with a host not loaded: refused');
+like($err, qr/no host 'nohost' in the results database/, '... by name');
+like($err, qr/the hosts it holds: .*\Q$host\E/, '... naming those it holds');
 ($rc, $out, $err) = results_db('advice');
 is($rc, 0, 'advice') or diag($err);
 like($out, qr/^\s+host\s+\|\s+profile\s+\|\s+server\s+\|\s+setting\s+\|/m, '... its columns');
