@@ -13,7 +13,9 @@
 #     height }
 # where problems are the console errors, uncaught exceptions and failed
 # loads the page logged. Dies if the browser cannot be started or does not
-# answer within $timeout seconds (30).
+# answer within $timeout seconds (300: a deadline for a hung browser, not
+# a measure; a first start on a fresh, loaded machine, which builds the
+# font cache, took over 30).
 package Uringprobe::Browser;
 
 use strict;
@@ -215,7 +217,7 @@ sub render_page
 {
 	my ($html_file, $png_file, $timeout) = @_;
 	-f $html_file or die "$html_file does not exist\n";
-	my $b = start($timeout // 30);
+	my $b = start($timeout // 300);
 	my $result = eval {
 		my $seen = $b->open_page($html_file, $png_file);
 		eval { $b->call('Browser.close') };
