@@ -40,6 +40,8 @@ override with_llvm = no
 # `make test`, `make bench` and `make soak` set up their own servers: no
 # PG_CONFIG needed.
 BOOTSTRAP_GOALS = test bench soak regress-list deb
+# the CLI's link, with or without a server's PGXS
+LINK_CLI = $(CXX) $(CXXFLAGS) $(PG_CXXFLAGS) $(LDFLAGS) -o $@ $^ -luring -ldl -pthread
 PGXS := $(wildcard $(shell $(PG_CONFIG) --pgxs 2>/dev/null))
 ifeq ($(PGXS)$(filter-out uringprobe-cli,$(or $(MAKECMDGOALS),all)),)
 # `make uringprobe-cli` where no server's headers are: the CLI alone,
@@ -48,7 +50,7 @@ ifeq ($(PGXS)$(filter-out uringprobe-cli,$(or $(MAKECMDGOALS),all)),)
 uringprobe-cli: CXXFLAGS = -O2 -g $(PG_CXXFLAGS)
 uringprobe-cli: CPPFLAGS = -Isrc/engine
 uringprobe-cli: $(ENGINE_OBJS) $(CLI_OBJS)
-	$(CXX) $(CXXFLAGS) $(LDFLAGS) -o $@ $^ -luring -ldl -pthread
+	$(LINK_CLI)
 else ifneq ($(filter-out $(BOOTSTRAP_GOALS),$(or $(MAKECMDGOALS),all)),)
 ifeq ($(PGXS),)
 $(error PG_CONFIG=$(PG_CONFIG) is not a usable pg_config (install postgresql-server-dev-NN or pass PG_CONFIG=/path/to/pg_config))
@@ -67,7 +69,7 @@ $(ENGINE_OBJS) $(CLI_OBJS): override CPPFLAGS := $(filter -I%,$(CPPFLAGS))
 all: uringprobe-cli
 
 uringprobe-cli: $(ENGINE_OBJS) $(CLI_OBJS)
-	$(CXX) $(CXXFLAGS) $(PG_CXXFLAGS) $(LDFLAGS) -o $@ $^ -luring -ldl -pthread
+	$(LINK_CLI)
 
 uringprobe--%.sql: uringprobe-cli
 	./uringprobe-cli sql --script $@ >$@.tmp && mv $@.tmp $@

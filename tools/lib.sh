@@ -95,6 +95,7 @@ reserve_run_name() {
 	base=$stamp
 	mkdir -p "$1"
 	until mkdir "$1/.$stamp.incomplete" 2>/dev/null; do
+		[ -e "$1/.$stamp.incomplete" ] || die "cannot make a directory in $1"
 		n=$((n + 1))
 		stamp=$base-$n
 	done

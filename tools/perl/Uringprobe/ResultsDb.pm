@@ -15,6 +15,7 @@ use File::Basename ();
 use JSON::PP ();
 use Uringprobe::Findings;
 use Uringprobe::Manifest qw(runs_specs);
+use Uringprobe::Report::Baseline qw(results_format);
 use Uringprobe::Report::Results qw(read_run run_cells);
 use Uringprobe::TsvRows qw(rows);
 
@@ -189,12 +190,13 @@ sub baseline_sql
 {
 	my (%p) = @_;
 	defined $p{host} or die "baseline: give --host NAME\n";
+	my $format = lit(results_format());
 	my @where = ('r.host = ' . lit($p{host}));
 	push @where, 'r.profile = ' . lit($p{profile}) if defined $p{profile};
 	push @where, 'r.started = ' . lit("$p{started}+00") . '::timestamptz' if defined $p{started};
 	return <<"SQL";
 SELECT json_build_object(
-    'format', 'uringprobe-results/1',
+    'format', $format,
     'run', json_build_object('host', r.host, 'machine', h.machine, 'cpu', h.cpu, 'profile', r.profile,
         'started', to_char(r.started AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI') || ' UTC',
         'benchmarks', array_to_string(r.benchmarks, ' ')),
