@@ -144,8 +144,12 @@ Datum run_advise(FunctionCallInfo fcinfo, const char* name, MakeTable table) {
             uringprobe::validate(req);
             // A statement_timeout shorter than twice the budget could cancel
             // the call before it answers: the rounds end in half of it, room
-            // for a round that takes longer than its estimate.
+            // for a round that takes longer than its estimate, and one still
+            // running at 80% of it is stopped, the advice made from the
+            // rounds done in the rest.
             const double timeout = statement_timeout_ms / 1000.0;
+            if (timeout > 0)
+                req.deadline_seconds = 0.8 * timeout;
             if (timeout > 0 && req.budget_seconds > 0.5 * timeout) {
                 char note[128];
                 std::snprintf(note, sizeof note,

@@ -687,6 +687,10 @@ TEST(AdviseRules, BudgetSaysWhatMoreTimeWouldBuy) {
     b.note = "lowered from 60.0 s to 0.50 s, half of statement_timeout";
     EXPECT_EQ(budget_advice(b).evidence, "spent 9.5 s of 12 s (lowered from 60.0 s to 0.50 s, half "
                                          "of statement_timeout); nothing could be measured");
+    b.deadline = 0.8;
+    EXPECT_EQ(budget_advice(b).evidence,
+              "spent 9.5 s of 12 s (lowered from 60.0 s to 0.50 s, half of statement_timeout; a "
+              "round still running at 0.80 s is stopped); nothing could be measured");
 }
 
 // The advice reads as deep as the server's read streams may: no more than

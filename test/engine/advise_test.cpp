@@ -200,6 +200,39 @@ TEST(AdviseBudget, AStopEndsTheRounds) {
     EXPECT_EQ(cut.rounds, 0);
 }
 
+// A round that runs past the deadline (its own stop fires then, as the
+// measurements' does) is not counted, and the rounds end there with what
+// they have: not a stop of the call.
+TEST(AdviseBudget, TheDeadlineStopsARoundAndEndsTheRounds) {
+    double clock = 0;
+    std::vector<std::string> log;
+    const double deadline = 3.5;
+    Measurement quick = timed("q", 0.5, &clock, &log), slow = timed("s", 1, &clock, &log);
+    // estimated at 1 s, it would take 5: stopped at the deadline
+    slow.round = [&](int round) {
+        log.push_back("s" + std::to_string(round));
+        clock = std::min(clock + 5, deadline);
+        return clock < deadline;
+    };
+    ASSERT_TRUE(run_within_budget(
+        {&quick, &slow}, 2, [&] { return clock; }, [] { return false; }, deadline));
+    EXPECT_EQ(joined(log), "q0 s0");
+    EXPECT_EQ(quick.rounds, 1);
+    EXPECT_TRUE(quick.budget_cut); // it wanted more
+    EXPECT_EQ(slow.rounds, 0);
+    EXPECT_TRUE(slow.budget_cut);
+    EXPECT_EQ(slow.account(),
+              "s: no round (a round stopped unfinished at the deadline after 3.00 s)");
+    // what it would take is at least what the stopped round ran
+    EXPECT_DOUBLE_EQ(slow.estimate(), 3);
+    // before the deadline, a round that stops is the caller's stop
+    clock = 0;
+    Measurement cut = timed("cut", 1, &clock, &log);
+    cut.round = [](int) { return false; };
+    EXPECT_FALSE(run_within_budget(
+        {&cut}, 2, [&] { return clock; }, nullptr, deadline));
+}
+
 TEST(Advise, RefusesABudgetOutsideItsRangeAndBadConcurrency) {
     AdviseRequest req = pg18_request();
     req.budget_seconds = 0;
@@ -273,6 +306,31 @@ TEST(Advise, StopsWhenAskedAndLeavesNothing) {
     EXPECT_TRUE(r.outcome.is_stopped());
     EXPECT_TRUE(r.rows.empty());
     EXPECT_EQ(dir.entries(), 0);
+}
+
+// A deadline already passed: the first round begun is stopped, and the
+// call still answers, every row saying what was not measured, with
+// nothing left behind.
+TEST(Advise, ADeadlinePassedStopsTheRoundNotTheCall) {
+    TempDir dir;
+    AdviseRequest req = pg18_request();
+    req.budget_seconds = 30;
+    req.deadline_seconds = 1e-9;
+    req.targets.push_back({"data directory", dir.path() + "/pgsql_tmp", ""});
+    const AdviseResult r = advise(req, [] { return false; });
+    ASSERT_TRUE(r.outcome.is_ok());
+    auto m = by_setting(r);
+    const std::string& evidence = m["budget"].evidence;
+    EXPECT_NE(evidence.find("(a round still running at 0.00 s is stopped)"), std::string::npos)
+        << evidence;
+    EXPECT_NE(evidence.find(": no round (a round stopped unfinished at the deadline after "),
+              std::string::npos)
+        << evidence;
+    EXPECT_EQ(m["budget"].action, "raise");
+    EXPECT_NE(m["file_extend_method (data directory)"].not_measured, "");
+    EXPECT_EQ(m["file_extend_method (data directory)"].confidence, "low");
+    EXPECT_EQ(m["io_method"].confidence, "low");
+    EXPECT_EQ(dir.entries(), 1); // the temporary-file directory, empty
 }
 
 // Before PostgreSQL 16 there is no extension rule to choose: nothing is

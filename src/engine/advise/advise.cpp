@@ -239,6 +239,7 @@ BudgetSummary budget_summary(const AdviseRequest& req, double spent,
     b.spent = spent;
     b.budget = req.budget_seconds;
     b.note = req.budget_note;
+    b.deadline = req.deadline_seconds;
     for (const Measurement* m : order)
         b.parts.push_back(
             {m->account(), m->rounds, m->budget_cut, !m->failed.empty(), m->estimate()});
@@ -394,8 +395,14 @@ AdviseResult advise(const AdviseRequest& req, const std::function<bool()>& shoul
     const IoUringCaps caps =
         probe_io_uring(ring_entries(static_cast<unsigned>(req.server.settings.io_max_concurrency)));
     const AdviseContext c = count_facts(req, caps);
-    Plans p = plan_all(req, c, caps, should_stop);
-    if (!run_within_budget(p.order, req.budget_seconds, elapsed, should_stop)) {
+    // the measurements' own stop: the caller's, or the deadline passed
+    const std::function<bool()> stop_or_deadline = [&] {
+        return (should_stop && should_stop()) ||
+               (req.deadline_seconds > 0 && elapsed() >= req.deadline_seconds);
+    };
+    Plans p = plan_all(req, c, caps, stop_or_deadline);
+    if (!run_within_budget(p.order, req.budget_seconds, elapsed, should_stop,
+                           req.deadline_seconds)) {
         res.outcome = Outcome::stopped();
         res.seconds = elapsed();
         return res;

@@ -61,7 +61,11 @@ struct AdviseRequest {
     double max_budget_seconds = kMaxAdviseSeconds.default_value;
     std::string budget_cap_name; // the setting that sets max_budget_seconds
     std::string budget_note;     // how the caller changed the budget, if it did
-    int concurrency = 0;         // sessions extending one relation at once
+    // Seconds after which a round still running is stopped, uncounted, and
+    // the advice made from the rounds done (0: none): where a caller
+    // cancels the call at a time of its own (statement_timeout).
+    double deadline_seconds = 0;
+    int concurrency = 0; // sessions extending one relation at once
     // The server's caps (caps.hpp: max_rings, max_forks, max_scratch_mb,
     // max_memory_mb, max_read_in_flight), each run held to them as the
     // experiment's own function is; a cap absent takes its default. Where

@@ -41,13 +41,16 @@ struct Measurement {
     double seconds = 0;
     std::string failed;      // the error that ended it
     bool budget_cut = false; // it wanted a round the budget had no room for
+    // seconds its round had run when the deadline stopped it (not counted)
+    double cut_at_deadline = 0;
     // What a decision the others' rows lean on needs (io_method's cold
     // reads and fork cost): its first kFewestRounds rounds come before any
     // round of the others.
     bool first = false;
 
     bool wants_more() const;
-    // Seconds the next round is expected to take: the longest so far.
+    // Seconds the next round is expected to take: the longest so far, and
+    // no less than a round the deadline stopped had run.
     double estimate() const;
     // "fork cost at 982 rings: 5 rounds of 1.31 s" / "...: no round (...)"
     std::string account() const;
@@ -56,10 +59,13 @@ struct Measurement {
 // Rounds of all measurements in turn while the budget has room for the
 // next one (those marked `first` in turn alone until each has
 // kFewestRounds): a round is begun only when elapsed() plus its estimate
-// stays within budget_seconds. Returns false when should_stop() fired or a round
-// was stopped. elapsed() counts seconds since the budget began.
+// stays within budget_seconds. A round that runs past deadline_seconds
+// (0: none) is stopped by the measurement's own stop, which the caller
+// makes fire then: it is not counted, and the rounds end there with their
+// results. Returns false when should_stop() fired or stopped a round.
+// elapsed() counts seconds since the budget began.
 bool run_within_budget(const std::vector<Measurement*>& ms, double budget_seconds,
                        const std::function<double()>& elapsed,
-                       const std::function<bool()>& should_stop);
+                       const std::function<bool()>& should_stop, double deadline_seconds = 0);
 
 } // namespace uringprobe

@@ -267,7 +267,7 @@ ExtendMeasurement::ExtendMeasurement(const AdviseContext& c, std::string dir, st
 
 bool ExtendMeasurement::round(int round_no) {
     const size_t n = variants_.size();
-    std::vector<double> took(n, -1);
+    std::vector<ExtendResult> results(n); // kept once every variant ran
     for (size_t k = 0; k < n; ++k) {
         // Rotate the order, so that no variant always follows another.
         const size_t i = (k + static_cast<size_t>(round_no)) % n;
@@ -287,19 +287,23 @@ bool ExtendMeasurement::round(int round_no) {
         p.seed = static_cast<std::uint64_t>(round_no) + 1;
         p.sizing = v.sizing;
         validate(p, limits_); // as uringprobe_extend() would be: a cap beyond names it
-        const ExtendResult r = run_extend(p, {dir_}, should_stop_);
-        if (r.outcome.is_stopped())
+        results[i] = run_extend(p, {dir_}, should_stop_);
+        if (results[i].outcome.is_stopped())
             return false;
-        took[i] = r.seconds;
+    }
+    for (size_t i = 0; i < n; ++i) {
+        const ExtendResult& r = results[i];
+        Variant& v = variants_[i];
         v.seconds.push_back(r.seconds);
         if (r.extensions > 0)
             v.us_per_extension.push_back(1e6 * r.seconds / r.extensions);
         v.switches += r.switches;
     }
-    if (took[0] > 0 && took[1] > 0)
-        fallocate_over_zeros_.push_back(took[0] / took[1]);
-    if (n > 2 && took[2] > 0 && took[0] > 0)
-        alternation_over_fixed_.push_back(took[2] / took[0]);
+    const auto took = [&](size_t i) { return results[i].seconds; };
+    if (took(0) > 0 && took(1) > 0)
+        fallocate_over_zeros_.push_back(took(0) / took(1));
+    if (n > 2 && took(2) > 0 && took(0) > 0)
+        alternation_over_fixed_.push_back(took(2) / took(0));
     return true;
 }
 

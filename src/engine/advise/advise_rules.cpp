@@ -1058,8 +1058,12 @@ AdviceRow budget_advice(const BudgetSummary& b) {
     AdviceRow r = row("budget", "budget", "call", seconds_text(b.budget));
     r.decided_by = counted("budget");
     r.evidence = "spent " + seconds_text(b.spent) + " of " + seconds_text(b.budget);
-    if (!b.note.empty())
-        r.evidence += " (" + b.note + ")";
+    std::string how = b.note; // what the caller changed or set
+    if (b.deadline > 0)
+        how += (how.empty() ? "" : "; ") + std::string("a round still running at ") +
+               fixed(b.deadline, 2) + " s is stopped";
+    if (!how.empty())
+        r.evidence += " (" + how + ")";
     double more = 0; // seconds the cut measurements would need for kEnoughRounds
     bool cut = false, failed = false;
     for (const BudgetSummary::Part& p : b.parts) {

@@ -201,7 +201,8 @@ struct SequentialReadsSummary {
 struct BudgetSummary {
     double spent = 0;
     double budget = 0;
-    std::string note; // how the caller changed the budget, if it did
+    std::string note;    // how the caller changed the budget, if it did
+    double deadline = 0; // when a round still running is stopped (0: never)
     struct Part {
         std::string account; // Measurement::account()
         int rounds = 0;
