@@ -24,7 +24,17 @@ CREATE TABLE IF NOT EXISTS runs (
     format int NOT NULL,
     directory text NOT NULL,
     loaded timestamptz NOT NULL DEFAULT now(),
-    UNIQUE (host, started));
+    -- (two runs of a host may start in the same minute: their directories
+    -- differ)
+    CONSTRAINT runs_host_started_directory_key UNIQUE (host, started, directory));
+-- a database made when a run was its host and start minute alone
+ALTER TABLE runs DROP CONSTRAINT IF EXISTS runs_host_started_key;
+DO $$
+BEGIN
+    IF NOT EXISTS (SELECT FROM pg_constraint WHERE conname = 'runs_host_started_directory_key') THEN
+        ALTER TABLE runs ADD CONSTRAINT runs_host_started_directory_key UNIQUE (host, started, directory);
+    END IF;
+END $$;
 CREATE TABLE IF NOT EXISTS servers (
     run_id bigint REFERENCES runs ON DELETE CASCADE,
     server text,
@@ -108,4 +118,4 @@ SELECT r.host, r.started, r.profile, r.commit, f.report, f.figure, f.ratio, f.ra
 FROM runs r JOIN figures f USING (run_id);
 -- each host's newest run of each profile
 CREATE OR REPLACE VIEW newest_runs AS
-SELECT DISTINCT ON (host, profile) * FROM runs ORDER BY host, profile, started DESC;
+SELECT DISTINCT ON (host, profile) * FROM runs ORDER BY host, profile, started DESC, directory DESC;

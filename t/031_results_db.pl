@@ -2,7 +2,8 @@
 # bench's run (make test runs it first) and a second host's copy of it
 # load into the local results database (a cluster it makes and starts in
 # results/db, stopped after each command); loading them again changes
-# nothing; a directory of format 1 is refused until given a host, one of a
+# nothing, a second run started in the same minute is a run of its own; a
+# directory of format 1 is refused until given a host, one of a
 # newer format refused by name; the runs, the history of each report's
 # figures, the two hosts side by side (a host not loaded refused by name)
 # and the advice answer; report.pl takes its baseline from the database.
@@ -59,6 +60,16 @@ is(scalar(() = $runs =~ /^ \S+\s+\| \d{4}-\d\d-\d\d \d\d:\d\d \| tiny/mg), 2, '.
 is($rc, 0, 'load again');
 is(scalar(() = $err =~ /already loaded, unchanged/g), 2, '... each already loaded, unchanged') or diag($err);
 is((results_db('runs'))[1], $runs, '... the runs as they were');
+
+# a second run of the host started in the same minute (make bench names
+# its directory <time>-2): a run of its own
+my $same_minute = "$tmp/" . ($dir =~ s{.*/}{}r) . '-2';
+system('cp', '-a', $dir, $same_minute) == 0 or die "cannot copy $dir";
+($rc, $out, $err) = results_db('load', $same_minute);
+is($rc, 0, 'a second run started in the same minute') or diag($err);
+like($err, qr/-2: loaded \(host \Q$host\E, tiny/, '... loaded as a run of its own');
+is(scalar(() = (results_db('runs'))[1] =~ /^ \Q$host\E\s+\| \d{4}-\d\d-\d\d \d\d:\d\d \| tiny/mg), 2,
+	'... two runs of the host');
 
 # older and newer directories
 my $old = "$tmp/old";

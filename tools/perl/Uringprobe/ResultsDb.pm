@@ -93,13 +93,16 @@ sub inserts
 	return $out;
 }
 
-# The WHERE clause naming run $run by its key.
+# The WHERE clause naming run $run by its key: its host, start minute and
+# directory's name (two runs started in the same minute have two).
 sub run_key_sql
 {
 	my ($run) = @_;
 	my $started = $run->{run}{started} =~ s/ UTC$//r;
-	return 'host = ' . lit($run->{host}) . ' AND started = ' . lit("$started+00") . '::timestamptz';
+	return 'host = ' . lit($run->{host}) . ' AND started = ' . lit("$started+00") . '::timestamptz'
+	  . ' AND directory = ' . lit(directory_name($run));
 }
+sub directory_name { my ($run) = @_; return $run->{dir} =~ s{.*/}{}r; }
 
 # The SQL that loads $run, in one transaction; its run_id from psql's
 # \gset (the caller has checked it is not loaded yet).
@@ -115,7 +118,7 @@ sub load_sql
 	$sql .= 'INSERT INTO runs (host, started, seconds, profile, benchmarks, commit, kernel, liburing, storage, command, failed, format, directory) VALUES ('
 	  . join(', ', lit($run->{host}), lit("$started+00") . '::timestamptz', num($r->{seconds}), lit($r->{profile}),
 		"string_to_array(" . lit($r->{benchmarks} // '') . ", ' ')", lit($r->{commit}), lit($r->{kernel}), lit($r->{liburing}),
-		lit($r->{storage}), lit($r->{command}), lit($r->{failed}), $run->{format}, lit($run->{dir} =~ s{.*/}{}r))
+		lit($r->{storage}), lit($r->{command}), lit($r->{failed}), $run->{format}, lit(directory_name($run)))
 	  . ") RETURNING run_id \\gset\n";
 	$sql .= inserts('servers', 'run_id, server, version, pg_config',
 		map { [ $id, lit($_->{server}), lit($_->{version}), lit($_->{pg_config}) ] } @{ $run->{servers} });
@@ -206,7 +209,7 @@ SELECT json_build_object(
         FROM uringprobe_results.cells c WHERE c.run_id = r.run_id), '[]'))
 FROM uringprobe_results.runs r JOIN uringprobe_results.hosts h USING (host)
 WHERE @{[ join(' AND ', @where) ]}
-ORDER BY r.started DESC LIMIT 1;
+ORDER BY r.started DESC, r.directory DESC LIMIT 1;
 SQL
 }
 
