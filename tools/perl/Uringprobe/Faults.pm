@@ -48,7 +48,7 @@ my @faults = (
 	{
 		fault => 'statement_timeout mid-call',
 		injected => 'a statement_timeout shorter than the call',
-		holds => '57014 in time, the backend as it was; advise shortens its budget to half of it and says so',
+		holds => '57014 in time, the backend as it was; advise shortens its budget to half of it, stops a round still running at 80% of it and says so',
 		tests => 't/005-t/007, t/016, sql/advise.sql',
 		count => [ [ $tap, qr{t/0\d\d_\w+\.pl}, qr/statement_timeout/ ] ],
 	},
