@@ -23,18 +23,11 @@ CREATE TABLE IF NOT EXISTS runs (
     failed text,
     format int NOT NULL,
     directory text NOT NULL,
-    loaded timestamptz NOT NULL DEFAULT now(),
-    -- (two runs of a host may start in the same minute: their directories
-    -- differ)
-    CONSTRAINT runs_host_started_directory_key UNIQUE (host, started, directory));
--- a database made when a run was its host and start minute alone
+    loaded timestamptz NOT NULL DEFAULT now());
+-- a run: its host, start minute and directory (two runs of a host may
+-- start in the same minute; a database made before keyed host and minute)
 ALTER TABLE runs DROP CONSTRAINT IF EXISTS runs_host_started_key;
-DO $$
-BEGIN
-    IF NOT EXISTS (SELECT FROM pg_constraint WHERE conname = 'runs_host_started_directory_key') THEN
-        ALTER TABLE runs ADD CONSTRAINT runs_host_started_directory_key UNIQUE (host, started, directory);
-    END IF;
-END $$;
+CREATE UNIQUE INDEX IF NOT EXISTS runs_host_started_directory ON runs (host, started, directory);
 CREATE TABLE IF NOT EXISTS servers (
     run_id bigint REFERENCES runs ON DELETE CASCADE,
     server text,

@@ -33,7 +33,7 @@ sub report_counts
 	open my $fh, '>>', $counts_file or die "cannot write $counts_file: $!\n";
 	print $fh join("\t", 'counts', $suite, $passed, $failed, $skipped), "\n";
 	print $fh join("\t", 'skip', $suite, @$_), "\n" for @$skips;
-	print $fh join("\t", 'fail', $suite, @$_), "\n" for @$failures;
+	print $fh join("\t", 'fail', $suite, map { s/[\t\n]/ /gr } @$_), "\n" for @$failures;
 	print $fh join("\t", 'test', $suite, map { s/[\t\n]/ /gr } @$_), "\n" for @$tests;
 	close $fh or die "cannot write $counts_file: $!\n";
 	return;
